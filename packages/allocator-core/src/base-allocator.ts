@@ -1,0 +1,605 @@
+import { resolveAllocatorConfig } from './config.js';
+import {
+  ArgumentError,
+  DoubleAllocError,
+  DoubleFreeError,
+  FreeGroupError,
+  LastLocError,
+  SegmentError,
+  SlotRangeError,
+  StateError,
+} from './errors.js';
+import { assert } from './internal/assert.js';
+import { FreeList } from './internal/free-list.js';
+import { countDecodePages, planDecodeInto } from './plan-decode.js';
+import { countExtendPages, countExtendTokens, planExtendInto } from './plan-extend.js';
+import type {
+  AllocatorConfig,
+  DecodeBatch,
+  ExtendBatch,
+  FreeSegment,
+  PageAllocator,
+  ResolvedAllocatorConfig,
+} from './types.js';
+
+/** `pageState[p]` values. */
+export const kPageFree = 0;
+export const kPageHeld = 1;
+/** Given back inside an open free group; released at `freeGroupEnd`. */
+export const kPageQueued = 2;
+/** Page 0: receives the padded tokens' dummy writes, never handed out, never given back. */
+export const kPageReserved = 3;
+
+const kStampMax = 0x7fffffff;
+
+/** A snapshot from `backupState`; opaque to callers. */
+interface AllocatorSnapshot {
+  readonly kind: 'kvfuzz.allocator-state';
+  readonly pageSize: number;
+  readonly numPages: number;
+  readonly free: Int32Array;
+  readonly staged: Int32Array;
+  readonly pageState: Uint8Array | null;
+}
+
+/**
+ * What the token and paged allocators share: the free list, `needSort` staging, free groups,
+ * snapshots and the in-line exactly-once checks. Subclasses choose the reuse order.
+ *
+ * Invariants (checked by {@link BaseAllocator.verifyInvariants}):
+ * 1. free + staged + queued + held = numPages, and no page is in two of them;
+ * 2. the free list and the staged list hold no page twice and never page 0;
+ * 3. with checks on, `pageState` agrees with the lists (free or staged ⇔ kPageFree).
+ *
+ * Methods are protected rather than private so that `fuzz/mutants` can plant a bug in one step
+ * by overriding it; nothing in this package overrides them outside the two subclasses.
+ */
+export abstract class BaseAllocator implements PageAllocator {
+  readonly config: ResolvedAllocatorConfig;
+  readonly pageSize: number;
+  readonly numPages: number;
+  /** One past the last slot: `(numPages + 1) * pageSize`. */
+  readonly slotEnd: number;
+  protected readonly checks: boolean;
+  protected readonly needSort: boolean;
+
+  protected readonly freeList: FreeList;
+  // staged[0, stagedCount): pages given back under needSort, merged sorted when an allocation runs short.
+  protected readonly staged: Int32Array;
+  protected stagedCount = 0;
+  // pageState[p]: kPageFree / kPageHeld / kPageQueued / kPageReserved; null when checks are off.
+  protected readonly pageState: Uint8Array | null;
+  // seen[p] === seenStamp marks page p as met in the current call, so dedupe needs no clearing.
+  protected readonly seen: Int32Array;
+  protected seenStamp = 0;
+  // scratch[0, k): the distinct pages of the current call.
+  protected readonly scratch: Int32Array;
+
+  protected groupOpen = false;
+  // groupPlain[0, groupPlainCount): pages of plain frees queued in the open group, each once.
+  protected readonly groupPlain: Int32Array;
+  protected groupPlainCount = 0;
+  protected readonly groupSeen: Int32Array;
+  protected groupStamp = 0;
+  // groupReps[0, groupRepsCount): page representatives of segment frees queued in the open group,
+  // not deduplicated (the engine releases them as they are). Grows only past numPages entries,
+  // which takes a caller error under checks off.
+  protected groupReps: Int32Array;
+  protected groupRepsCount = 0;
+
+  constructor(config: AllocatorConfig) {
+    this.config = resolveAllocatorConfig(config);
+    this.pageSize = this.config.pageSize;
+    this.numPages = this.config.pageCount;
+    this.slotEnd = (this.numPages + 1) * this.pageSize;
+    this.checks = this.config.checks;
+    this.needSort = this.config.needSort;
+    const pageIds = this.numPages + 1;
+    this.freeList = new FreeList(this.numPages);
+    this.staged = new Int32Array(pageIds);
+    this.pageState = this.checks ? new Uint8Array(pageIds) : null;
+    this.seen = new Int32Array(pageIds);
+    this.scratch = new Int32Array(pageIds);
+    this.groupPlain = new Int32Array(pageIds);
+    this.groupSeen = new Int32Array(pageIds);
+    this.groupReps = new Int32Array(pageIds);
+    this.clear();
+  }
+
+  /** Free slots: free and staged pages times the page size. Pages queued in an open group are not yet free. */
+  availableSize(): number {
+    return (this.freeList.count + this.stagedCount) * this.pageSize;
+  }
+
+  /**
+   * Whole pages for `needSize` slots, from the front of the free list.
+   *
+   * @param needSize - slots wanted; a multiple of the page size.
+   * @returns the slots of each page in free-list order, or `null` when short (staged pages are merged first).
+   * @throws ArgumentError when `needSize` is negative, not an integer or not a page multiple.
+   * @throws DoubleAllocError (checks on) when a page about to be handed out is already held.
+   */
+  alloc(needSize: number): Int32Array | null {
+    if (!Number.isInteger(needSize) || needSize < 0) {
+      throw new ArgumentError(`alloc size ${String(needSize)} is not a non-negative integer`);
+    }
+    if (needSize % this.pageSize !== 0) {
+      throw new ArgumentError(`alloc size ${needSize} is not a multiple of the page size ${this.pageSize}`);
+    }
+    const pageCount = needSize / this.pageSize;
+    if (pageCount === 0) return new Int32Array(0);
+    this.mergeBeforeAlloc(pageCount);
+    if (pageCount > this.freeList.count) return null;
+    this.checkHandOut(pageCount);
+    const out = new Int32Array(needSize);
+    const ps = this.pageSize;
+    for (let j = 0; j < pageCount; j++) {
+      const base = this.freeList.at(j) * ps;
+      for (let o = 0; o < ps; o++) out[j * ps + o] = base + o;
+    }
+    this.handOut(pageCount);
+    return out;
+  }
+
+  /**
+   * The new slots of an extend batch, request after request (see `planExtendInto`).
+   *
+   * @throws ArgumentError when arrays differ in length, a length is not a non-negative integer, or `seq < prefix`.
+   * @throws LastLocError (checks on) when a `lastLoc` does not fit its prefix or lies in a page that is not held.
+   * @throws DoubleAllocError (checks on) when a page about to be handed out is already held.
+   */
+  allocExtend(batch: ExtendBatch): Int32Array | null {
+    const extendTokens = this.validateExtend(batch);
+    const batchSize = batch.prefixLens.length;
+    if (batchSize === 0) return new Int32Array(0);
+    this.mergeBeforeExtend(extendTokens, batchSize);
+    const pageCount = this.countExtendPages(batch);
+    if (pageCount > this.freeList.count) return null;
+    this.checkHandOut(pageCount);
+    const out = new Int32Array(extendTokens);
+    this.planExtend(batch, out);
+    this.handOut(pageCount);
+    return out;
+  }
+
+  /**
+   * One new slot per request (see `planDecodeInto`).
+   *
+   * @throws ArgumentError when arrays differ in length or a length is not an integer ≥ 1.
+   * @throws LastLocError (checks on) when a `lastLoc` does not fit its length or lies in a page that is not held.
+   * @throws DoubleAllocError (checks on) when a page about to be handed out is already held.
+   */
+  allocDecode(batch: DecodeBatch): Int32Array | null {
+    this.validateDecode(batch);
+    const batchSize = batch.seqLens.length;
+    if (batchSize === 0) return new Int32Array(0);
+    this.mergeBeforeDecode(batchSize);
+    const pageCount = this.countDecodePages(batch);
+    if (pageCount > this.freeList.count) return null;
+    this.checkHandOut(pageCount);
+    const out = new Int32Array(batchSize);
+    this.planDecode(batch, out);
+    this.handOut(pageCount);
+    return out;
+  }
+
+  /**
+   * Gives back the whole page of every slot, each page once per call. Inside a free group the
+   * pages are queued (copied now) and released at the group's end.
+   *
+   * @throws SlotRangeError (checks on) for a slot outside the pool.
+   * @throws DoubleFreeError (checks on) naming every page that is not held.
+   */
+  free(indices: ArrayLike<number>): void {
+    const n = indices.length;
+    if (n === 0) return;
+    if (this.checks) this.checkSlots(indices, 0, n);
+    this.nextStamp();
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      const page = Math.floor((indices[i] as number) / this.pageSize);
+      if (this.seen[page] !== this.seenStamp) {
+        this.seen[page] = this.seenStamp;
+        this.scratch[k++] = page;
+      }
+    }
+    if (this.checks) this.checkHeld(this.scratch, k);
+    if (this.groupOpen) this.queuePlain(this.scratch, k);
+    else this.releasePlain(this.scratch, k);
+  }
+
+  /**
+   * Gives back page-disjoint row segments. Every segment is validated before anything is
+   * released, so a rejected call changes nothing (the engine checks and frees one at a time).
+   *
+   * @throws SegmentError when a start is not page-aligned or a segment shares a page with the previous one.
+   * @throws SegmentError (checks on) when a segment's slots break the row's page structure.
+   * @throws DoubleFreeError (checks on) naming every page that is not held or appears twice.
+   */
+  freeSegments(segments: readonly FreeSegment[]): void {
+    this.validateSegments(segments);
+    if (this.checks) this.checkSegments(segments);
+    for (const segment of segments) {
+      const k = this.collectReps(segment);
+      if (k === 0) continue;
+      if (this.groupOpen) this.queueSegment(this.scratch, k);
+      else this.release(this.scratch, 0, k);
+    }
+  }
+
+  /** @throws FreeGroupError when a group is already open ("free groups cannot be nested"). */
+  freeGroupBegin(): void {
+    if (this.groupOpen) throw new FreeGroupError('free groups cannot be nested');
+    this.groupOpen = true;
+    this.groupPlainCount = 0;
+    this.groupRepsCount = 0;
+    this.groupStamp = this.groupStamp === kStampMax ? this.resetStamps(this.groupSeen) : this.groupStamp + 1;
+  }
+
+  /**
+   * Releases the group: first its plain frees as one deduplicated free, then its segment
+   * representatives as queued — the engine's order.
+   *
+   * @throws FreeGroupError when no group is open.
+   */
+  freeGroupEnd(): void {
+    if (!this.groupOpen) throw new FreeGroupError('freeGroupEnd without a matching freeGroupBegin');
+    this.groupOpen = false;
+    const plainCount = this.groupPlainCount;
+    const repsCount = this.groupRepsCount;
+    this.groupPlainCount = 0;
+    this.groupRepsCount = 0;
+    if (plainCount > 0) this.releasePlain(this.groupPlain, plainCount);
+    if (repsCount > 0) this.release(this.groupReps, 0, repsCount);
+  }
+
+  /**
+   * A deep copy of the free state (free list, staged pages, page states).
+   *
+   * @throws FreeGroupError inside an open free group.
+   */
+  backupState(): unknown {
+    if (this.groupOpen) throw new FreeGroupError('backupState inside an open free group');
+    const snapshot: AllocatorSnapshot = {
+      kind: 'kvfuzz.allocator-state',
+      pageSize: this.pageSize,
+      numPages: this.numPages,
+      free: this.freeList.toArray(),
+      staged: this.staged.slice(0, this.stagedCount),
+      pageState: this.pageState === null ? null : this.pageState.slice(),
+    };
+    return Object.freeze(snapshot);
+  }
+
+  /**
+   * Returns to a snapshot of this allocator's geometry; the snapshot stays reusable.
+   *
+   * @throws StateError when `state` is not such a snapshot.
+   * @throws FreeGroupError inside an open free group.
+   */
+  restoreState(state: unknown): void {
+    const snapshot = this.asSnapshot(state);
+    if (this.groupOpen) throw new FreeGroupError('restoreState inside an open free group');
+    this.freeList.assign(snapshot.free);
+    this.staged.set(snapshot.staged, 0);
+    this.stagedCount = snapshot.staged.length;
+    if (this.pageState !== null && snapshot.pageState !== null) this.pageState.set(snapshot.pageState, 0);
+  }
+
+  /** Every page free (ascending), nothing staged, no open group. */
+  clear(): void {
+    this.resetFreeList();
+    this.stagedCount = 0;
+    this.groupOpen = false;
+    this.groupPlainCount = 0;
+    this.groupRepsCount = 0;
+    if (this.pageState !== null) {
+      this.pageState.fill(kPageFree);
+      this.pageState[0] = kPageReserved;
+    }
+  }
+
+  /** The free list front first, and the staged pages, as copies (for tests and exact comparison). */
+  inspect(): { readonly free: Int32Array; readonly staged: Int32Array } {
+    return { free: this.freeList.toArray(), staged: this.staged.slice(0, this.stagedCount) };
+  }
+
+  /**
+   * Whole-structure check for quiet points (after a model command, at drain); O(numPages).
+   *
+   * @throws InvariantError naming the first broken invariant.
+   */
+  verifyInvariants(): void {
+    const where = new Int8Array(this.numPages + 1);
+    const mark = (page: number, list: string): void => {
+      assert(Number.isInteger(page) && page >= 1 && page <= this.numPages, `${list} holds page ${page}, outside [1, ${this.numPages}]`);
+      assert(where[page] === 0, `page ${page} appears twice in the free and staged lists`);
+      where[page] = 1;
+    };
+    for (let i = 0; i < this.freeList.count; i++) mark(this.freeList.at(i), 'the free list');
+    for (let i = 0; i < this.stagedCount; i++) mark(this.staged[i] as number, 'the staged list');
+    if (this.pageState === null) return;
+    assert(this.pageState[0] === kPageReserved, `page 0 has state ${this.pageState[0]}, not reserved`);
+    for (let page = 1; page <= this.numPages; page++) {
+      const isFree = this.pageState[page] === kPageFree;
+      assert(isFree === (where[page] === 1), `page ${page} has state ${this.pageState[page]} but is ${where[page] === 1 ? '' : 'not '}in the free lists`);
+    }
+  }
+
+  // ---- hooks a subclass (or a planted mutant) overrides --------------------------------------
+
+  /** The engine's `_release_page_ids`: where given-back pages go (staging, front or back). */
+  protected abstract releasePages(pages: Int32Array, start: number, n: number): void;
+
+  /** One plain free's distinct pages; the paged allocator sorts them first (the engine's `unique`). */
+  protected releasePlain(pages: Int32Array, n: number): void {
+    this.release(pages, 0, n);
+  }
+
+  /** Queues a segment's page representatives in the open group. */
+  protected abstract queueSegment(pages: Int32Array, n: number): void;
+
+  /** Merges staged pages when an `alloc` of `pageCount` pages finds the free list short. */
+  protected mergeBeforeAlloc(pageCount: number): void {
+    if (pageCount > this.freeList.count) this.mergeStaged();
+  }
+
+  /** The engine's extend heuristic: merge when `extendTokens / pageSize + batchSize + 1` exceeds the free list. */
+  protected mergeBeforeExtend(extendTokens: number, batchSize: number): void {
+    if (Math.floor(extendTokens / this.pageSize) + batchSize + 1 > this.freeList.count) this.mergeStaged();
+  }
+
+  /** The engine's decode rule: merge when the batch size exceeds the free list. */
+  protected mergeBeforeDecode(batchSize: number): void {
+    if (batchSize > this.freeList.count) this.mergeStaged();
+  }
+
+  /** Under needSort, given-back pages wait here until an allocation runs short. */
+  protected stage(pages: Int32Array, start: number, n: number): void {
+    for (let i = 0; i < n; i++) this.staged[this.stagedCount + i] = pages[start + i] as number;
+    this.stagedCount += n;
+  }
+
+  protected mergeStaged(): void {
+    if (this.stagedCount === 0) return;
+    this.freeList.append(this.staged, 0, this.stagedCount);
+    this.stagedCount = 0;
+    this.freeList.sortAscending();
+  }
+
+  protected resetFreeList(): void {
+    this.freeList.fillAscending(1, this.numPages);
+  }
+
+  protected countExtendPages(batch: ExtendBatch): number {
+    return countExtendPages(batch.prefixLens, batch.seqLens, this.pageSize);
+  }
+
+  protected countDecodePages(batch: DecodeBatch): number {
+    return countDecodePages(batch.seqLens, this.pageSize);
+  }
+
+  protected planExtend(batch: ExtendBatch, out: Int32Array): void {
+    planExtendInto(batch, this.pageSize, this.freeList.buf, this.freeList.head, out);
+  }
+
+  protected planDecode(batch: DecodeBatch, out: Int32Array): void {
+    planDecodeInto(batch, this.pageSize, this.freeList.buf, this.freeList.head, out);
+  }
+
+  /** Checks that hold whether or not checks are on: aligned starts, each segment after the previous one's last page. */
+  protected validateSegments(segments: readonly FreeSegment[]): void {
+    if (!Array.isArray(segments)) throw new ArgumentError(`freeSegments takes an array of segments, got ${String(segments)}`);
+    const ps = this.pageSize;
+    let prevEnd = -1;
+    for (const segment of segments) {
+      const start = segment.startPos;
+      const n = segment.indices.length;
+      if (n === 0) continue;
+      if (!Number.isInteger(start) || start < 0) {
+        throw new SegmentError(`segment start ${String(start)} is not a non-negative integer`);
+      }
+      if (start % ps !== 0) throw new SegmentError(`segment start ${start} is not page-aligned (page_size ${ps})`);
+      if (prevEnd >= 0 && Math.floor(start / ps) <= Math.floor((prevEnd - 1) / ps)) {
+        throw new SegmentError(`segment at ${start} shares a page with the previous segment ending at ${prevEnd} (page_size ${ps})`);
+      }
+      prevEnd = start + n;
+    }
+  }
+
+  // ---- shared mechanics ------------------------------------------------------------------------
+
+  /** Releases pages: page states first (checks on), then the subclass's reuse order. */
+  protected release(pages: Int32Array, start: number, n: number): void {
+    const state = this.pageState;
+    if (state !== null) {
+      for (let i = start; i < start + n; i++) {
+        const page = pages[i] as number;
+        assert(state[page] === kPageHeld || state[page] === kPageQueued, `releasing page ${page} in state ${state[page]}`);
+        state[page] = kPageFree;
+      }
+    }
+    this.releasePages(pages, start, n);
+    assert(this.freeList.count + this.stagedCount <= this.numPages, `${this.freeList.count + this.stagedCount} free pages of ${this.numPages}: a page was released twice`);
+  }
+
+  protected queuePlain(pages: Int32Array, n: number): void {
+    for (let i = 0; i < n; i++) {
+      const page = pages[i] as number;
+      if (this.groupSeen[page] === this.groupStamp) continue;
+      this.groupSeen[page] = this.groupStamp;
+      this.groupPlain[this.groupPlainCount++] = page;
+      if (this.pageState !== null) this.pageState[page] = kPageQueued;
+    }
+  }
+
+  protected queueReps(pages: Int32Array, n: number): void {
+    if (this.groupRepsCount + n > this.groupReps.length) {
+      const grown = new Int32Array(Math.max(2 * this.groupReps.length, this.groupRepsCount + n));
+      grown.set(this.groupReps.subarray(0, this.groupRepsCount));
+      this.groupReps = grown;
+    }
+    for (let i = 0; i < n; i++) {
+      const page = pages[i] as number;
+      this.groupReps[this.groupRepsCount++] = page;
+      if (this.pageState !== null) this.pageState[page] = kPageQueued;
+    }
+  }
+
+  /** A segment's page representatives (every pageSize-th slot from its start) into `scratch`. */
+  protected collectReps(segment: FreeSegment): number {
+    const { indices } = segment;
+    const ps = this.pageSize;
+    let k = 0;
+    for (let i = 0; i < indices.length; i += ps) this.scratch[k++] = Math.floor((indices[i] as number) / ps);
+    return k;
+  }
+
+  /** The pages at the front of the free list must all be free before they are handed out. */
+  protected checkHandOut(pageCount: number): void {
+    const state = this.pageState;
+    if (state === null) return;
+    let bad: number[] | null = null;
+    for (let j = 0; j < pageCount; j++) {
+      const page = this.freeList.at(j);
+      if (state[page] !== kPageFree) (bad ??= []).push(page);
+    }
+    if (bad !== null) throw new DoubleAllocError(bad);
+  }
+
+  protected handOut(pageCount: number): void {
+    const state = this.pageState;
+    if (state !== null) for (let j = 0; j < pageCount; j++) state[this.freeList.at(j)] = kPageHeld;
+    this.freeList.take(pageCount);
+  }
+
+  protected checkSlots(indices: ArrayLike<number>, start: number, end: number): void {
+    let bad: number[] | null = null;
+    for (let i = start; i < end; i++) {
+      const slot = indices[i] as number;
+      if (!Number.isInteger(slot) || slot < 0 || slot >= this.slotEnd) (bad ??= []).push(slot);
+    }
+    if (bad !== null) throw new SlotRangeError(bad, this.slotEnd);
+  }
+
+  protected checkHeld(pages: Int32Array, n: number): void {
+    const state = this.pageState as Uint8Array;
+    let bad: number[] | null = null;
+    for (let i = 0; i < n; i++) {
+      const page = pages[i] as number;
+      if (state[page] !== kPageHeld) (bad ??= []).push(page);
+    }
+    if (bad !== null) throw new DoubleFreeError(bad);
+  }
+
+  /** Checks-on validation of a whole `freeSegments` call: slot range, row page structure, held and distinct pages. */
+  protected checkSegments(segments: readonly FreeSegment[]): void {
+    const ps = this.pageSize;
+    const state = this.pageState as Uint8Array;
+    this.nextStamp();
+    let bad: number[] | null = null;
+    for (const segment of segments) {
+      const { indices, startPos } = segment;
+      this.checkSlots(indices, 0, indices.length);
+      for (let blockStart = 0; blockStart < indices.length; blockStart += ps) {
+        const page = Math.floor((indices[blockStart] as number) / ps);
+        const blockEnd = Math.min(blockStart + ps, indices.length);
+        for (let i = blockStart; i < blockEnd; i++) {
+          const slot = indices[i] as number;
+          if (slot !== page * ps + (i - blockStart)) {
+            throw new SegmentError(
+              `segment at ${startPos}: row position ${startPos + i} holds slot ${slot}, expected ${page * ps + (i - blockStart)} ` +
+                `(offset ${i - blockStart} of page ${page}): the row breaks its page structure`,
+            );
+          }
+        }
+        if (state[page] !== kPageHeld || this.seen[page] === this.seenStamp) (bad ??= []).push(page);
+        this.seen[page] = this.seenStamp;
+      }
+    }
+    if (bad !== null) throw new DoubleFreeError(bad);
+  }
+
+  protected validateExtend(batch: ExtendBatch): number {
+    const { prefixLens, seqLens, lastLoc } = batch;
+    const n = prefixLens.length;
+    if (seqLens.length !== n || lastLoc.length !== n) {
+      throw new ArgumentError(`extend batch arrays differ in length: prefixLens ${n}, seqLens ${seqLens.length}, lastLoc ${lastLoc.length}`);
+    }
+    for (let i = 0; i < n; i++) {
+      const pre = prefixLens[i] as number;
+      const seq = seqLens[i] as number;
+      if (!Number.isInteger(pre) || pre < 0) throw new ArgumentError(`request ${i}: prefixLens ${String(pre)} is not a non-negative integer`);
+      if (!Number.isInteger(seq) || seq < 0) throw new ArgumentError(`request ${i}: seqLens ${String(seq)} is not a non-negative integer`);
+      if (seq < pre) throw new ArgumentError(`request ${i}: seqLens ${seq} < prefixLens ${pre}`);
+      if (!Number.isInteger(lastLoc[i])) throw new ArgumentError(`request ${i}: lastLoc ${String(lastLoc[i])} is not an integer`);
+    }
+    if (this.checks) {
+      for (let i = 0; i < n; i++) this.checkLastLoc(i, prefixLens[i] as number, lastLoc[i] as number, 'prefix');
+    }
+    return countExtendTokens(prefixLens, seqLens);
+  }
+
+  protected validateDecode(batch: DecodeBatch): void {
+    const { seqLens, lastLoc } = batch;
+    const n = seqLens.length;
+    if (lastLoc.length !== n) throw new ArgumentError(`decode batch arrays differ in length: seqLens ${n}, lastLoc ${lastLoc.length}`);
+    for (let i = 0; i < n; i++) {
+      const seq = seqLens[i] as number;
+      if (!Number.isInteger(seq) || seq < 1) throw new ArgumentError(`request ${i}: seqLens ${String(seq)} is not an integer >= 1`);
+      if (!Number.isInteger(lastLoc[i])) throw new ArgumentError(`request ${i}: lastLoc ${String(lastLoc[i])} is not an integer`);
+    }
+    if (this.checks) {
+      for (let i = 0; i < n; i++) this.checkLastLoc(i, (seqLens[i] as number) - 1, lastLoc[i] as number, 'seqLens - 1');
+    }
+  }
+
+  /**
+   * `lastLoc` is the slot of row position `held - 1`: −1 for an empty row, else a slot of a held
+   * page with `(lastLoc + 1) % pageSize == held % pageSize`.
+   */
+  protected checkLastLoc(request: number, held: number, lastLoc: number, heldName: string): void {
+    const ps = this.pageSize;
+    if (held === 0) {
+      if (lastLoc !== -1) throw new LastLocError(`request ${request}: lastLoc ${lastLoc} must be -1 when ${heldName} is 0`);
+      return;
+    }
+    if (lastLoc < 0 || lastLoc >= this.slotEnd) {
+      throw new LastLocError(`request ${request}: lastLoc ${lastLoc} is outside [0, ${this.slotEnd}) for ${heldName} ${held}`);
+    }
+    if ((lastLoc + 1) % ps !== held % ps) {
+      throw new LastLocError(
+        `request ${request}: lastLoc ${lastLoc} does not fit ${heldName} ${held}: (lastLoc + 1) % ${ps} = ${(lastLoc + 1) % ps}, ${heldName} % ${ps} = ${held % ps}`,
+      );
+    }
+    const page = Math.floor(lastLoc / ps);
+    if ((this.pageState as Uint8Array)[page] !== kPageHeld) {
+      throw new LastLocError(`request ${request}: lastLoc ${lastLoc} lies in page ${page}, which is not allocated`);
+    }
+  }
+
+  private nextStamp(): void {
+    this.seenStamp = this.seenStamp === kStampMax ? this.resetStamps(this.seen) : this.seenStamp + 1;
+  }
+
+  private resetStamps(stamps: Int32Array): number {
+    stamps.fill(0);
+    return 1;
+  }
+
+  private asSnapshot(state: unknown): AllocatorSnapshot {
+    const s = state as Partial<AllocatorSnapshot> | null;
+    if (typeof s !== 'object' || s === null || s.kind !== 'kvfuzz.allocator-state') {
+      throw new StateError(`restoreState was given ${typeof state === 'object' ? 'an object' : String(state)} that backupState did not return`);
+    }
+    if (s.pageSize !== this.pageSize || s.numPages !== this.numPages) {
+      throw new StateError(
+        `restoreState: snapshot of pageSize ${String(s.pageSize)} × ${String(s.numPages)} pages does not fit pageSize ${this.pageSize} × ${this.numPages} pages`,
+      );
+    }
+    if ((s.pageState === null) !== (this.pageState === null)) {
+      throw new StateError(`restoreState: snapshot taken with checks ${s.pageState === null ? 'off' : 'on'} does not fit an allocator with checks ${this.checks ? 'on' : 'off'}`);
+    }
+    return s as AllocatorSnapshot;
+  }
+}

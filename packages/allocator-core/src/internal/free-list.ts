@@ -1,0 +1,78 @@
+import { sortRange } from './sort-range.js';
+
+/**
+ * The free list as a deque of page ids in one Int32Array: the list is `buf[head, head + count)`,
+ * handed out from the front. Prepends (LIFO reuse) and appends (FIFO reuse) both work without
+ * allocating: the buffer holds twice the capacity, and the contents move to the far end (before a
+ * prepend) or to the start (before an append) only when that side is full, so moves are amortized.
+ *
+ * Invariant: `count <= capacity` (the caller never holds more free pages than exist).
+ *
+ * @internal
+ */
+export class FreeList {
+  /** Backing store; readers index it as `buf[head + i]`. */
+  buf: Int32Array;
+  head = 0;
+  count = 0;
+
+  constructor(readonly capacity: number) {
+    this.buf = new Int32Array(2 * capacity + 2);
+  }
+
+  /** The list becomes `first, first + 1, …, last`. */
+  fillAscending(first: number, last: number): void {
+    this.head = 0;
+    this.count = 0;
+    for (let page = first; page <= last; page++) this.buf[this.count++] = page;
+  }
+
+  at(i: number): number {
+    return this.buf[this.head + i] as number;
+  }
+
+  /** Drops the first `n` entries (they were handed out). */
+  take(n: number): void {
+    this.head += n;
+    this.count -= n;
+  }
+
+  /** `src[start, start + n)` goes to the front, keeping its order. */
+  prepend(src: Int32Array, start: number, n: number): void {
+    if (this.head < n) {
+      const target = this.buf.length - this.count;
+      this.buf.copyWithin(target, this.head, this.head + this.count);
+      this.head = target;
+    }
+    this.head -= n;
+    for (let i = 0; i < n; i++) this.buf[this.head + i] = src[start + i] as number;
+    this.count += n;
+  }
+
+  /** `src[start, start + n)` goes to the back, keeping its order. */
+  append(src: Int32Array, start: number, n: number): void {
+    if (this.head + this.count + n > this.buf.length) {
+      this.buf.copyWithin(0, this.head, this.head + this.count);
+      this.head = 0;
+    }
+    const tail = this.head + this.count;
+    for (let i = 0; i < n; i++) this.buf[tail + i] = src[start + i] as number;
+    this.count += n;
+  }
+
+  sortAscending(): void {
+    sortRange(this.buf, this.head, this.head + this.count);
+  }
+
+  /** The list's contents as a new array (front first). */
+  toArray(): Int32Array {
+    return this.buf.slice(this.head, this.head + this.count);
+  }
+
+  /** Replaces the contents with `pages` (front first). */
+  assign(pages: Int32Array): void {
+    this.buf.set(pages, 0);
+    this.head = 0;
+    this.count = pages.length;
+  }
+}
