@@ -420,7 +420,9 @@ export abstract class BaseAllocator implements PageAllocator {
       }
     }
     this.releasePages(pages, start, n);
-    assert(this.freeList.count + this.stagedCount <= this.numPages, `${this.freeList.count + this.stagedCount} free pages of ${this.numPages}: a page was released twice`);
+    if (state !== null) {
+      assert(this.freeList.count + this.stagedCount <= this.numPages, `${this.freeList.count + this.stagedCount} free pages of ${this.numPages}: a page was released twice`);
+    }
   }
 
   protected queuePlain(pages: Int32Array, n: number): void {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PagedAllocator } from './paged-allocator.js';
 import { loadEngineTraces, type EngineOp } from './test-support/load-engine-traces.js';
 
-function apply(allocator: PagedAllocator, op: EngineOp): Int32Array | null | undefined {
+function apply(allocator: PagedAllocator, op: EngineOp): Int32Array | null | void {
   switch (op.kind) {
     case 'alloc':
       return allocator.alloc(op.n);

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { LedgerViolation } from '../../src/ledger/ledger-violation.js';
+import { parseAllocatorProgram } from '../../src/models/allocator/program.js';
+import { formatFailure, runAllocatorModel, runAllocatorProgram } from '../../src/models/allocator/run-allocator-model.js';
+import { kAllocatorMutants } from './catalogue.js';
+
+/** The issue's bound: a planted bug is caught from a random seed within this. */
+const kDetectMsMax = 10_000;
+
+describe('fuzz:mutants,allocator', () => {
+  it('plants at least eight bugs of semantics §11', () => {
+    expect(kAllocatorMutants.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(kAllocatorMutants.map((m) => m.name)).size).toBe(kAllocatorMutants.length);
+  });
+
+  // In-line checks off: the ledger alone must catch every planted bug.
+  it.each(kAllocatorMutants.map((m) => [m.name, m] as const))('catches %s from a random seed within 10 s, by the ledger alone', (_name, mutant) => {
+    const seed = (Math.random() * 0x7fffffff) | 0;
+    const report = runAllocatorModel({ provider: mutant.provider, mode: mutant.mode, seed, numRuns: 1_000_000, timeLimitMs: kDetectMsMax, geometry: { checks: false } });
+    const where = `seed ${seed}: ${formatFailure(report, mutant.name) || 'survived'}`;
+    expect(report.failed, where).toBe(true);
+    expect(report.detectMs ?? Infinity, where).toBeLessThan(kDetectMsMax);
+    expect(report.failure?.errorName, where).toBe('LedgerViolation');
+
+    // The shrunk program, printed as code, replays the failure on its own.
+    const failure = report.failure;
+    if (failure === null) return;
+    const replay = () => runAllocatorProgram(failure.geometry, parseAllocatorProgram(failure.program), mutant.provider, mutant.mode === 'exact');
+    expect(replay, where).toThrow(LedgerViolation);
+  });
+});

@@ -1,0 +1,69 @@
+import { createAllocator, PagedAllocator, type AllocatorConfig, type AllocatorProvider, type PageAllocator } from '@kvfuzz/allocator-core';
+import type { ExtendBug } from './buggy-planners.js';
+import {
+  AppendInsteadOfPrepend,
+  BackupLiveReference,
+  BuggyExtendLayout,
+  CapacityAfterSlicing,
+  ClearFromPageZero,
+  DecodeCountOffByOne,
+  ExtendCountFloor,
+  FreeWithoutUnique,
+  GroupKeepsReps,
+  GroupKeepsViews,
+  NestedBeginResets,
+  NoMergeWhenShort,
+  SegmentUnalignedStart,
+} from './paged-mutants.js';
+
+/** A planted bug the allocator model must catch. */
+export interface AllocatorMutant {
+  /** Stable name, used by `--mutant` and the kill table. */
+  readonly name: string;
+  /** The item of semantics §11 it plants. */
+  readonly item: number;
+  readonly mechanism: string;
+  /** Order-only bugs keep every set right and show only against the reference's exact page ids. */
+  readonly mode: 'contract' | 'exact';
+  readonly provider: AllocatorProvider;
+}
+
+/** The bug lives in the paged allocator; at page size 1 the run gets the reference token allocator. */
+function paged(name: string, build: (config: AllocatorConfig) => PagedAllocator): AllocatorProvider {
+  return {
+    name,
+    create(config: AllocatorConfig): PageAllocator {
+      const pageSize = (config.kernelPageSize ?? 1) * (config.dcpSize ?? 1);
+      return pageSize === 1 ? createAllocator(config) : build(config);
+    },
+  };
+}
+
+function mutant(name: string, item: number, mechanism: string, build: (config: AllocatorConfig) => PagedAllocator, mode: 'contract' | 'exact' = 'contract'): AllocatorMutant {
+  return { name, item, mechanism, mode, provider: paged(name, build) };
+}
+
+const layout = (bug: ExtendBug) => (config: AllocatorConfig) => new BuggyExtendLayout(config, bug);
+
+/** Every allocator mutant, in §11 order. */
+export const kAllocatorMutants: readonly AllocatorMutant[] = [
+  mutant('free-without-unique', 7, 'paged free releases a page once per slot given (no unique)', (c) => new FreeWithoutUnique(c)),
+  mutant('segment-unaligned-start', 8, 'free_segment accepts an unaligned start; the stride trick frees the wrong pages', (c) => new SegmentUnalignedStart(c)),
+  mutant('append-instead-of-prepend', 9, 'freed pages go to the back of the free list (reuse order only)', (c) => new AppendInsteadOfPrepend(c), 'exact'),
+  mutant('clear-from-page-zero', 10, 'clear() starts the free list at the reserved page 0', (c) => new ClearFromPageZero(c)),
+  mutant('extend-cursor-inclusive', 12, 'extend page cursor sums over j <= i', layout('cursor-inclusive')),
+  mutant('extend-tail-first-page', 12, "extend tail lands on the first, not the last, page of the request's range", layout('tail-first-page')),
+  mutant('extend-part1-unbounded', 13, 'extend part 1 fills to the page end even past seq', layout('part1-unbounded')),
+  mutant('decode-count-mod-zero', 14, 'decode counts new pages with seq % ps == 0', (c) => new DecodeCountOffByOne(c)),
+  mutant('extend-count-floor', 14, 'extend counts new pages with floor instead of ceil', (c) => new ExtendCountFloor(c)),
+  mutant('capacity-after-slicing', 15, 'a short extend consumes the free list, then returns null', (c) => new CapacityAfterSlicing(c)),
+  mutant('no-merge-when-short', 16, 'staged pages are never merged: spurious null under needSort', (c) => new NoMergeWhenShort(c)),
+  mutant('group-keeps-reps', 17, "a free group's segment representatives are never cleared", (c) => new GroupKeepsReps(c)),
+  mutant('group-keeps-views', 18, "a free group keeps the caller's arrays, not copies", (c) => new GroupKeepsViews(c)),
+  mutant('nested-begin-resets', 19, 'a nested freeGroupBegin resets the group (drops pending frees)', (c) => new NestedBeginResets(c)),
+  mutant('backup-live-reference', 20, 'backupState keeps live references; restore does not roll back', (c) => new BackupLiveReference(c)),
+];
+
+export function findAllocatorMutant(name: string): AllocatorMutant | undefined {
+  return kAllocatorMutants.find((m) => m.name === name);
+}

@@ -1,0 +1,15 @@
+/**
+ * A broken law seen by the oracle (never by the implementation's own checks). `rule` is a stable
+ * short name used in failure signatures; the message names the pages and values involved.
+ */
+export class LedgerViolation extends Error {
+  readonly code = 'KVFUZZ_LEDGER_VIOLATION';
+
+  constructor(
+    readonly rule: string,
+    message: string,
+  ) {
+    super(`[${rule}] ${message}`);
+    this.name = 'LedgerViolation';
+  }
+}

@@ -1,0 +1,46 @@
+import type { PageAllocator } from '@kvfuzz/allocator-core';
+import type { LedgerSnapshot, PageLedger } from '../../ledger/page-ledger.js';
+import type { AllocatorGeometry } from './geometry.js';
+
+/**
+ * One holder of pages: a request row (`row[i]` is the slot of position `i`, −1 after a partial
+ * free) or the result of a plain `alloc`. Only contiguous rows can grow (extend, decode).
+ */
+export interface Holding {
+  readonly id: number;
+  row: number[];
+  /** False once a random subset of its pages was given back: the row has holes. */
+  growable: boolean;
+}
+
+/** The model's side: what a correct allocator's caller knows. */
+export interface AllocatorModel {
+  readonly geometry: AllocatorGeometry;
+  readonly pageSize: number;
+  readonly ledger: PageLedger;
+  live: Holding[];
+  nextId: number;
+  groupOpen: boolean;
+  /** Commands run so far (for throughput statistics). */
+  executed: number;
+  /** The last backup, with what the model knew then; null before any backup. */
+  backup: { readonly ledger: LedgerSnapshot; readonly live: Holding[]; readonly nextId: number } | null;
+}
+
+/** The real side: the implementation under test, and the reference in exact mode. */
+export interface AllocatorReal {
+  readonly allocator: PageAllocator;
+  /** Exact mode: the reference run in lock-step, compared call by call. */
+  readonly shadow: PageAllocator | null;
+  backupState: unknown;
+  shadowBackupState: unknown;
+  /**
+   * Call the implementation's own `verifyInvariants()` after every command. Only for the
+   * reference: the oracle must catch a planted bug without the implementation's help.
+   */
+  readonly selfCheck: boolean;
+}
+
+export function cloneLive(live: readonly Holding[]): Holding[] {
+  return live.map((h) => ({ id: h.id, row: h.row.slice(), growable: h.growable }));
+}

@@ -1,0 +1,38 @@
+import type { AllocatorModel, AllocatorReal } from '../allocator-model-state.js';
+import { afterCommand, mirror } from '../model-io.js';
+import type { AllocatorCommand } from './command.js';
+
+/** `freeGroupBegin()`: frees are deferred until the group ends. */
+export class GroupBeginCommand implements AllocatorCommand {
+  check(m: Readonly<AllocatorModel>): boolean {
+    return !m.groupOpen;
+  }
+
+  run(m: AllocatorModel, r: AllocatorReal): void {
+    mirror(r, this.toString(), (a) => a.freeGroupBegin());
+    m.groupOpen = true;
+    afterCommand(m, r, this.toString());
+  }
+
+  toString(): string {
+    return 'groupBegin()';
+  }
+}
+
+/** `freeGroupEnd()`: everything deferred is released now. */
+export class GroupEndCommand implements AllocatorCommand {
+  check(m: Readonly<AllocatorModel>): boolean {
+    return m.groupOpen;
+  }
+
+  run(m: AllocatorModel, r: AllocatorReal): void {
+    mirror(r, this.toString(), (a) => a.freeGroupEnd());
+    m.groupOpen = false;
+    m.ledger.flushQueued();
+    afterCommand(m, r, this.toString());
+  }
+
+  toString(): string {
+    return 'groupEnd()';
+  }
+}

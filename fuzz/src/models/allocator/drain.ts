@@ -1,0 +1,36 @@
+import { LedgerViolation } from '../../ledger/ledger-violation.js';
+import type { AllocatorModel, AllocatorReal } from './allocator-model-state.js';
+import { mirror, pagesOfRow, verifyQuiet } from './model-io.js';
+
+/**
+ * The end of every run: close the group, give back every holding, and then the whole pool must be
+ * free, given back exactly once per allocation, and allocatable again as every page exactly once.
+ */
+export function drainAllocator(m: AllocatorModel, r: AllocatorReal): void {
+  const op = 'drain';
+  if (m.groupOpen) {
+    mirror(r, op, (a) => a.freeGroupEnd());
+    m.groupOpen = false;
+    m.ledger.flushQueued();
+  }
+  for (const h of m.live) {
+    const slots = Int32Array.from(h.row.filter((s) => s >= 0));
+    mirror(r, op, (a) => a.free(slots));
+    m.ledger.release(h.id, pagesOfRow(h.row, m.pageSize), false, op);
+  }
+  m.live = [];
+  verifyQuiet(m, r, op);
+  m.ledger.checkDrained();
+  const ps = m.pageSize;
+  const all = mirror(r, op, (a) => a.alloc(m.ledger.numPages * ps));
+  if (all === null) throw new LedgerViolation('leak', `after the drain alloc(${m.ledger.numPages * ps}) of the whole pool returned null`);
+  const pages = new Set<number>();
+  for (let j = 0; j < all.length; j += ps) pages.add(Math.floor((all[j] as number) / ps));
+  if (all.length !== m.ledger.numPages * ps || pages.size !== m.ledger.numPages || pages.has(0)) {
+    throw new LedgerViolation('drain', `after the drain the whole pool came back as ${pages.size} distinct pages (of ${m.ledger.numPages})${pages.has(0) ? ', page 0 among them' : ''}`);
+  }
+  mirror(r, op, (a) => a.free(all));
+  if (r.allocator.availableSize() !== m.ledger.numPages * ps) {
+    throw new LedgerViolation('available-size', `after the drain availableSize() = ${r.allocator.availableSize()}, expected ${m.ledger.numPages * ps}`);
+  }
+}

@@ -1,0 +1,49 @@
+import fc from 'fast-check';
+import { kDcpSizes } from '@kvfuzz/allocator-core';
+
+/** Kernel pages the models draw: the engine's common sizes from token (1) to 64. */
+export const kKernelPageSizes: readonly number[] = [1, 2, 4, 8, 16, 64];
+
+/** Largest pool a run draws, in allocator pages: "a few hundred", small enough for O(pages) checks per command. */
+export const kPoolPagesMax = 300;
+
+/** The geometry of one run, drawn once and printed in every failure header. */
+export interface AllocatorGeometry {
+  readonly kernelPageSize: number;
+  readonly dcpSize: number;
+  /** Allocator pages that can be handed out (page 0 comes on top). */
+  readonly poolPages: number;
+  readonly needSort: boolean;
+  readonly checks: boolean;
+}
+
+export function pageSizeOf(g: AllocatorGeometry): number {
+  return g.kernelPageSize * g.dcpSize;
+}
+
+export function sizeTokensOf(g: AllocatorGeometry): number {
+  return g.poolPages * pageSizeOf(g);
+}
+
+export function formatGeometry(g: AllocatorGeometry): string {
+  return `kernelPageSize ${g.kernelPageSize} × dcpSize ${g.dcpSize} = page ${pageSizeOf(g)}, ${g.poolPages} pages, needSort ${g.needSort}, checks ${g.checks}`;
+}
+
+/** Pools from one page (every allocation contends) to a few hundred (long build-ups). Fixed fields are not drawn. */
+export function geometryArbitrary(fixed: Partial<AllocatorGeometry> = {}): fc.Arbitrary<AllocatorGeometry> {
+  const either = <T>(value: T | undefined, arb: fc.Arbitrary<T>): fc.Arbitrary<T> => (value === undefined ? arb : fc.constant(value));
+  return fc.record({
+    kernelPageSize: either(fixed.kernelPageSize, fc.constantFrom(...kKernelPageSizes)),
+    dcpSize: either(fixed.dcpSize, fc.constantFrom(...kDcpSizes)),
+    poolPages: either(
+      fixed.poolPages,
+      fc.oneof(
+        { arbitrary: fc.integer({ min: 1, max: 4 }), weight: 2 },
+        { arbitrary: fc.integer({ min: 5, max: 32 }), weight: 3 },
+        { arbitrary: fc.integer({ min: 33, max: kPoolPagesMax }), weight: 1 },
+      ),
+    ),
+    needSort: either(fixed.needSort, fc.boolean()),
+    checks: either(fixed.checks, fc.boolean()),
+  });
+}

@@ -1,0 +1,153 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { PageAllocator } from '@kvfuzz/allocator-core';
+import { LedgerViolation } from '../../ledger/ledger-violation.js';
+import type { AllocatorModel, AllocatorReal, Holding } from './allocator-model-state.js';
+
+/** What a caller writes over its arrays once a call returns, like a request-table row being reused. */
+export const kScribble = -7;
+
+/** Overwrites every array the caller passed: the implementation must have copied what it keeps. */
+export function scribble(...arrays: Int32Array[]): void {
+  for (const a of arrays) a.fill(kScribble);
+}
+
+/** The live holding a pick resolves to (modulo the live set), or null when nothing is live. */
+export function resolvePick(m: AllocatorModel, pick: number, growableOnly = false): Holding | null {
+  const pool = growableOnly ? m.live.filter((h) => h.growable) : m.live;
+  return pool.length === 0 ? null : (pool[pick % pool.length] as Holding);
+}
+
+function show(x: Int32Array | null): string {
+  return x === null ? 'null' : `[${Array.from(x.subarray(0, 24)).join(', ')}${x.length > 24 ? `, … (${x.length})` : ''}]`;
+}
+
+/**
+ * Calls the implementation and, in exact mode, the reference with the same inputs, and requires
+ * the same answer. Inputs must not be scribbled before this returns.
+ */
+export function mirror<T extends Int32Array | null | void>(r: AllocatorReal, op: string, call: (a: PageAllocator) => T): T {
+  const got = call(r.allocator);
+  if (r.shadow !== null) {
+    const expect = call(r.shadow);
+    const same = got instanceof Int32Array || expect instanceof Int32Array
+      ? got instanceof Int32Array && expect instanceof Int32Array && isDeepStrictEqual(Array.from(got), Array.from(expect))
+      : got === expect || (got == null && expect == null);
+    if (!same) throw new LedgerViolation('exact', `${op} returned ${show(got ?? null)}, the reference ${show(expect ?? null)}`);
+  }
+  return got;
+}
+
+/** Distinct pages of a row's live positions, in row order. */
+export function pagesOfRow(row: readonly number[], pageSize: number): number[] {
+  const pages: number[] = [];
+  let last = -1;
+  for (const slot of row) {
+    if (slot < 0) continue;
+    const page = Math.floor(slot / pageSize);
+    if (page !== last && !pages.includes(page)) pages.push(page);
+    last = page;
+  }
+  return pages;
+}
+
+/**
+ * Appends newly allocated slots to a row, checking the row page structure (`row[i] % ps == i % ps`,
+ * one page per page block, the partly filled block continuing in its own page).
+ *
+ * @returns the pages of the blocks the slots opened (the pages consumed).
+ * @throws LedgerViolation naming the position and slot that break the structure.
+ */
+export function extendRow(h: Holding, slots: Int32Array, pageSize: number, op: string): number[] {
+  const newPages: number[] = [];
+  const pre = h.row.length;
+  let blockPage = pre % pageSize === 0 ? -1 : Math.floor((h.row[pre - 1] as number) / pageSize);
+  for (let k = 0; k < slots.length; k++) {
+    const pos = pre + k;
+    const slot = slots[k] as number;
+    if (pos % pageSize === 0) blockPage = -1;
+    if (!Number.isInteger(slot) || slot < 0 || slot % pageSize !== pos % pageSize) {
+      throw new LedgerViolation('row-structure', `${op} put slot ${slot} at row position ${pos} of #${h.id}: slot % ${pageSize} must be ${pos % pageSize}`);
+    }
+    const page = Math.floor(slot / pageSize);
+    if (blockPage === -1) {
+      blockPage = page;
+      newPages.push(page);
+    } else if (page !== blockPage) {
+      throw new LedgerViolation('row-structure', `${op} put slot ${slot} (page ${page}) at row position ${pos} of #${h.id}, whose page block is in page ${blockPage}`);
+    }
+    h.row.push(slot);
+  }
+  return newPages;
+}
+
+/**
+ * A call the contract says must throw and change nothing: it must throw, and availableSize and
+ * the snapshot (when one can be taken) must be as before.
+ */
+export function expectRejected(m: AllocatorModel, r: AllocatorReal, op: string, call: (a: PageAllocator) => unknown): void {
+  const availBefore = r.allocator.availableSize();
+  const stateBefore = m.groupOpen ? null : structuredCloneSafe(r.allocator.backupState());
+  let threw = false;
+  try {
+    call(r.allocator);
+  } catch {
+    threw = true;
+  }
+  if (!threw) throw new LedgerViolation('accepted-bad-input', `${op} must be rejected, but the allocator accepted it`);
+  const availAfter = r.allocator.availableSize();
+  if (availAfter !== availBefore) {
+    throw new LedgerViolation('rejected-changed-state', `${op} was rejected but availableSize went ${availBefore} → ${availAfter}`);
+  }
+  if (stateBefore !== null && !isDeepStrictEqual(stateBefore, structuredCloneSafe(r.allocator.backupState()))) {
+    throw new LedgerViolation('rejected-changed-state', `${op} was rejected but backupState() differs from before the call`);
+  }
+}
+
+function structuredCloneSafe(state: unknown): unknown {
+  try {
+    return structuredClone(state);
+  } catch {
+    return state;
+  }
+}
+
+/**
+ * The checks after every command: exact availableSize against the ledger (conservation), every
+ * live row's pages held by its holder (disjointness), and the reference's own structure check.
+ */
+export function afterCommand(m: AllocatorModel, r: AllocatorReal, op: string): void {
+  m.executed++;
+  verifyQuiet(m, r, op);
+}
+
+/** The quiet-point checks of {@link afterCommand}, without counting a command (the drain uses them). */
+export function verifyQuiet(m: AllocatorModel, r: AllocatorReal, op: string): void {
+  const expectAvail = m.ledger.freePageCount * m.pageSize;
+  const avail = r.allocator.availableSize();
+  if (avail !== expectAvail) {
+    throw new LedgerViolation(
+      'available-size',
+      `after ${op}: availableSize() = ${avail}, but the ledger has ${m.ledger.freePageCount} free pages × ${m.pageSize} = ${expectAvail} ` +
+        `(${m.ledger.heldPageCount} held, ${m.ledger.queuedPageCount} queued in a free group)`,
+    );
+  }
+  if (r.shadow !== null && r.shadow.availableSize() !== avail) {
+    throw new LedgerViolation('exact', `after ${op}: availableSize() = ${avail}, the reference ${r.shadow.availableSize()}`);
+  }
+  for (const h of m.live) {
+    for (const page of pagesOfRow(h.row, m.pageSize)) {
+      if (m.ledger.holderOf(page) !== h.id) throw new LedgerViolation('model', `#${h.id} holds page ${page} but the ledger says ${m.ledger.holderOf(page)}`);
+    }
+  }
+  const self = r.allocator as PageAllocator & { verifyInvariants?: () => void };
+  if (r.selfCheck && typeof self.verifyInvariants === 'function') self.verifyInvariants();
+}
+
+/** Gives back a holding's pages through `call` and records it in the ledger. */
+export function giveBack(m: AllocatorModel, h: Holding, pages: readonly number[], op: string): void {
+  m.ledger.release(h.id, pages, m.groupOpen, op);
+}
+
+export function removeHolding(m: AllocatorModel, h: Holding): void {
+  m.live = m.live.filter((x) => x !== h);
+}
