@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from './errors.js';
+import { TokenAllocator } from './token-allocator.js';
+import { range } from './test-support/rows.js';
+
+// The engine's test_allocator_cpu.py expectations for the token allocator (semantics §2.2, §7.3):
+// size 16 unless noted, page size 1, slot 0 reserved.
+function token(sizeTokens = 16, needSort = false): TokenAllocator {
+  return new TokenAllocator({ sizeTokens, needSort, checks: true });
+}
+
+describe('allocator-core:token,alloc', () => {
+  it('alloc(5) returns 5 unique slots from the front and leaves 11 available', () => {
+    const allocator = token();
+    const slots = allocator.alloc(5);
+    expect(Array.from(slots ?? [])).toEqual([1, 2, 3, 4, 5]);
+    expect(new Set(slots).size).toBe(5);
+    expect(allocator.availableSize()).toBe(11);
+  });
+
+  it('takes exactly its capacity (16 slots), then nothing more', () => {
+    const allocator = token();
+    expect(Array.from(allocator.alloc(16) ?? [])).toEqual(range(1, 16));
+    expect(allocator.availableSize()).toBe(0);
+    expect(allocator.alloc(1)).toBeNull();
+  });
+
+  it('returns null over capacity (17 of 16) and changes nothing', () => {
+    const allocator = token();
+    const before = allocator.backupState();
+    expect(allocator.alloc(17)).toBeNull();
+    expect(allocator.backupState()).toEqual(before);
+    expect(allocator.availableSize()).toBe(16);
+  });
+
+  it('returns null over capacity with needSort too (size 4, alloc 8)', () => {
+    const allocator = token(4, true);
+    expect(allocator.alloc(8)).toBeNull();
+    expect(allocator.availableSize()).toBe(4);
+  });
+
+  it('alloc(0) returns an empty array and changes nothing', () => {
+    const allocator = token();
+    allocator.alloc(3);
+    const before = allocator.backupState();
+    const slots = allocator.alloc(0);
+    expect(slots).toBeInstanceOf(Int32Array);
+    expect(slots).toHaveLength(0);
+    expect(allocator.backupState()).toEqual(before);
+    expect(allocator.availableSize()).toBe(13);
+  });
+
+  it('hands out disjoint slots to sequential allocations', () => {
+    const allocator = token();
+    const all = [allocator.alloc(3), allocator.alloc(4), allocator.alloc(5)].flatMap((slots) => Array.from(slots ?? []));
+    expect(all).toHaveLength(12);
+    expect(new Set(all).size).toBe(12);
+  });
+
+  it('never returns slot 0, also after everything was freed and taken again', () => {
+    const allocator = token();
+    const first = allocator.alloc(16) ?? new Int32Array(0);
+    expect(Array.from(first)).not.toContain(0);
+    allocator.free(first);
+    expect(Array.from(allocator.alloc(16) ?? [])).not.toContain(0);
+  });
+});
+
+describe('allocator-core:token,reuse', () => {
+  it('puts freed slots at the back of the free list (FIFO reuse), in the order given', () => {
+    const allocator = token();
+    allocator.alloc(4);
+    allocator.free([3, 1]);
+    expect(Array.from(allocator.inspect().free)).toEqual([...range(5, 16), 3, 1]);
+    expect(Array.from(allocator.alloc(12) ?? [])).toEqual(range(5, 16));
+    expect(Array.from(allocator.alloc(2) ?? [])).toEqual([3, 1]);
+  });
+
+  it('gives a slot named twice in one call back once', () => {
+    const allocator = token();
+    allocator.alloc(2);
+    allocator.free([2, 2]);
+    expect(allocator.availableSize()).toBe(15);
+    expect(Array.from(allocator.inspect().free)).toEqual([...range(3, 16), 2]);
+  });
+
+  it('without needSort, a free of 4 slots of an 8-slot pool makes 8 free slots at once', () => {
+    const allocator = token(8);
+    allocator.free(allocator.alloc(4) ?? []);
+    expect(allocator.inspect().free).toHaveLength(8);
+    expect(allocator.inspect().staged).toHaveLength(0);
+  });
+
+  it('treats freeSegments as a plain free (the engine base class), appending in row order', () => {
+    const allocator = token();
+    const row = allocator.alloc(4) ?? new Int32Array(0);
+    allocator.freeSegments([
+      { indices: row.subarray(0, 2), startPos: 0 },
+      { indices: row.subarray(2), startPos: 2 },
+    ]);
+    expect(Array.from(allocator.inspect().free)).toEqual([...range(5, 16), 1, 2, 3, 4]);
+  });
+});
+
+describe('allocator-core:token,need-sort', () => {
+  it('stages a free (4 slots) and merges it when a later alloc(8) of an 8-slot pool runs short', () => {
+    const allocator = token(8, true);
+    const slots = allocator.alloc(4) ?? new Int32Array(0);
+    allocator.free(slots);
+    expect(Array.from(allocator.inspect().staged)).toEqual([1, 2, 3, 4]);
+    expect(Array.from(allocator.inspect().free)).toEqual([5, 6, 7, 8]);
+    expect(allocator.availableSize()).toBe(8);
+    expect(Array.from(allocator.alloc(8) ?? [])).toEqual(range(1, 8));
+    expect(allocator.availableSize()).toBe(0);
+  });
+
+  it('leaves staged slots alone while the free list suffices', () => {
+    const allocator = token(8, true);
+    allocator.free(allocator.alloc(4) ?? []);
+    expect(Array.from(allocator.alloc(4) ?? [])).toEqual([5, 6, 7, 8]);
+    expect(Array.from(allocator.inspect().staged)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('returns null without merging when even the staged slots would not do (newer token allocator)', () => {
+    const allocator = token(8, true);
+    allocator.alloc(4);
+    allocator.free([2, 1]);
+    expect(allocator.alloc(7)).toBeNull();
+    expect(Array.from(allocator.inspect().free)).toEqual([5, 6, 7, 8]);
+    expect(Array.from(allocator.inspect().staged)).toEqual([2, 1]);
+  });
+
+  it('merges free [6, 5] with staged [3, 1, 2] sorted: [1, 2, 3, 5, 6]', () => {
+    // The engine test sets the lists directly; here a FIFO allocator of the same geometry builds
+    // the free list [6, 5] and its snapshot is restored into the needSort allocator.
+    const fifo = token(6);
+    fifo.alloc(6);
+    fifo.free([6]);
+    fifo.free([5]);
+    const allocator = token(6, true);
+    allocator.restoreState(fifo.backupState());
+    expect(Array.from(allocator.inspect().free)).toEqual([6, 5]);
+    allocator.free([3, 1, 2]);
+    expect(Array.from(allocator.inspect().staged)).toEqual([3, 1, 2]);
+    expect(Array.from(allocator.alloc(5) ?? [])).toEqual([1, 2, 3, 5, 6]);
+  });
+});
+
+describe('allocator-core:token,extend-decode', () => {
+  it('allocExtend takes slots from the front in batch order', () => {
+    const allocator = token();
+    const prefix = allocator.alloc(2) ?? new Int32Array(0);
+    const slots = allocator.allocExtend({ prefixLens: [2, 0], seqLens: [5, 2], lastLoc: [prefix[1] ?? -1, -1] });
+    expect(Array.from(slots ?? [])).toEqual([3, 4, 5, 6, 7]);
+    expect(allocator.availableSize()).toBe(9);
+  });
+
+  it('allocDecode takes one slot per request from the front', () => {
+    const allocator = token();
+    allocator.alloc(2);
+    const slots = allocator.allocDecode({ seqLens: [3, 1], lastLoc: [2, -1] });
+    expect(Array.from(slots ?? [])).toEqual([3, 4]);
+    expect(allocator.availableSize()).toBe(12);
+  });
+
+  it('allocExtend returns null when short and changes nothing', () => {
+    const allocator = token(4);
+    const before = allocator.backupState();
+    expect(allocator.allocExtend({ prefixLens: [0], seqLens: [5], lastLoc: [-1] })).toBeNull();
+    expect(allocator.backupState()).toEqual(before);
+  });
+});
+
+describe('allocator-core:token,config', () => {
+  it('refuses a page size other than 1', () => {
+    expect(() => new TokenAllocator({ sizeTokens: 16, kernelPageSize: 2, checks: true })).toThrow(ConfigError);
+    expect(() => new TokenAllocator({ sizeTokens: 16, dcpSize: 2, checks: true })).toThrow(/needs page size 1, got 2/);
+  });
+});
