@@ -38,7 +38,7 @@ describe('fuzz:cli,fuzz', () => {
   it.each([
     [['--time', 'soon'], /--time soon is not a number of seconds/],
     [['--target', 'nope'], /--target nope is not a target/],
-    [['--target', 'prefix-cache'], /not built yet/],
+    [['--target', 'host-pool'], /not built yet/],
     [['--mutant', 'nope'], /--mutant nope is not a mutant/],
     [['--bogus'], /Unknown option '--bogus'/],
   ])('exits 2 on bad usage %j', (args, message) => {

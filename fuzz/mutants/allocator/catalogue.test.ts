@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LedgerViolation } from '../../src/ledger/ledger-violation.js';
 import { parseAllocatorProgram } from '../../src/models/allocator/program.js';
-import { formatFailure, runAllocatorModel, runAllocatorProgram } from '../../src/models/allocator/run-allocator-model.js';
+import { formatAllocatorFailure as formatFailure, runAllocatorModel, runAllocatorProgram } from '../../src/models/allocator/run-allocator-model.js';
 import { kAllocatorMutants } from './catalogue.js';
 
 /** The bound: a planted bug is caught from a random seed within this. */

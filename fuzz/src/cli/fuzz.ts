@@ -5,16 +5,13 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { findAllocatorMutant, kAllocatorMutants, type AllocatorMutant } from '../../mutants/allocator/catalogue.js';
-import { formatFailure, runAllocatorModel, type ModelRunReport } from '../models/allocator/run-allocator-model.js';
+import type { ModelRunReport } from '../models/run-model.js';
 import { formatTable } from './format-table.js';
+import { kFuzzTargets, kPlannedTargets, targetOfMutant, type FuzzTarget } from './fuzz-targets.js';
 import { ProgressLine } from './progress-line.js';
 import { UsageError } from './usage-error.js';
 
-/** Models that exist today; later issues add prefix-cache, host-pool and gpu-kernels. */
-const kTargets = ['allocator'] as const;
-const kPlannedTargets = ['prefix-cache', 'host-pool', 'gpu-kernels'];
-type Target = (typeof kTargets)[number];
+const kTargetNames = kFuzzTargets.map((t) => t.name);
 
 /** Default campaign length: the README's main command runs about a minute. */
 const kTimeSecondsDefault = 60;
@@ -27,10 +24,10 @@ Runs time-boxed fuzz campaigns: random geometries and command sequences against 
 page ledger as the oracle, a drain at the end of every run.
 
 Options:
-  --target NAME    allocator | all (default all)
+  --target NAME    ${kTargetNames.join(' | ')} | all (default all)
   --time SECONDS   time budget for the whole campaign (default ${kTimeSecondsDefault})
   --seed N         fast-check seed (default: random; printed either way)
-  --mutant NAME    run against a planted bug instead of the reference (see --list)
+  --mutant NAME    run a planted bug's model against it instead of the reference (see --list)
   --json FILE      write campaign statistics as JSON
   --list           list targets and mutants, then exit
   -h, --help       this text
@@ -38,10 +35,10 @@ Options:
 Exit status: 0 nothing failed, 1 a failure was found, 2 bad usage.`;
 
 interface CliOptions {
-  readonly targets: readonly Target[];
+  readonly targets: readonly FuzzTarget[];
   readonly timeSeconds: number;
   readonly seed: number;
-  readonly mutant: AllocatorMutant | null;
+  readonly mutant: string | null;
   readonly json: string | null;
 }
 
@@ -69,60 +66,63 @@ function parseCli(argv: readonly string[]): CliOptions | 'help' | 'list' {
   if (v.help) return 'help';
   if (v.list) return 'list';
   const target = v.target ?? 'all';
-  let targets: readonly Target[];
-  if (target === 'all') targets = kTargets;
-  else if ((kTargets as readonly string[]).includes(target)) targets = [target as Target];
-  else if (kPlannedTargets.includes(target)) throw new UsageError(`--target ${target}: that model is not built yet; available: ${kTargets.join(', ')}, all`);
-  else throw new UsageError(`--target ${target} is not a target; choose one of ${kTargets.join(', ')}, all`);
+  let targets: readonly FuzzTarget[];
+  const named = kFuzzTargets.find((t) => t.name === target);
+  if (target === 'all') targets = kFuzzTargets;
+  else if (named !== undefined) targets = [named];
+  else if (kPlannedTargets.includes(target)) throw new UsageError(`--target ${target}: that model is not built yet; available: ${kTargetNames.join(', ')}, all`);
+  else throw new UsageError(`--target ${target} is not a target; choose one of ${kTargetNames.join(', ')}, all`);
   const timeSeconds = v.time === undefined ? kTimeSecondsDefault : Number(v.time);
   if (!Number.isFinite(timeSeconds) || timeSeconds <= 0 || timeSeconds > kTimeSecondsMax) {
     throw new UsageError(`--time ${v.time} is not a number of seconds in (0, ${kTimeSecondsMax}]`);
   }
   const seed = v.seed === undefined ? (Math.random() * 0x7fffffff) | 0 : Number(v.seed);
   if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed ${v.seed} is not an integer`);
-  let mutant: AllocatorMutant | null = null;
   if (v.mutant !== undefined) {
-    mutant = findAllocatorMutant(v.mutant) ?? null;
-    if (mutant === null) throw new UsageError(`--mutant ${v.mutant} is not a mutant; --list shows them`);
+    const owner = targetOfMutant(v.mutant);
+    if (owner === undefined) throw new UsageError(`--mutant ${v.mutant} is not a mutant; --list shows them`);
+    if (target !== 'all' && owner !== named) throw new UsageError(`--mutant ${v.mutant} belongs to --target ${owner.name}, not ${target}`);
+    targets = [owner];
   }
-  return { targets, timeSeconds, seed: seed | 0, mutant, json: v.json ?? null };
+  return { targets, timeSeconds, seed: seed | 0, mutant: v.mutant ?? null, json: v.json ?? null };
 }
 
 function listAll(): string {
-  const rows = kAllocatorMutants.map((m) => [m.name, 'allocator', `§11.${m.item}`, m.mode, m.mechanism]);
-  return `targets: ${kTargets.join(', ')} (planned: ${kPlannedTargets.join(', ')})\n\n${formatTable(['mutant', 'model', 'item', 'mode', 'mechanism'], rows)}`;
+  const rows = kFuzzTargets.flatMap((t) => t.mutants.map((m) => [m.name, t.name, `§11.${m.item}`, m.mode, m.mechanism]));
+  return `targets: ${kTargetNames.join(', ')} (planned: ${kPlannedTargets.join(', ')})\n\n${formatTable(['mutant', 'model', 'item', 'mode', 'mechanism'], rows)}`;
 }
 
 interface TargetResult {
-  readonly target: Target;
+  readonly target: string;
   readonly mutant: string | null;
   readonly mode: 'contract' | 'exact';
-  readonly report: ModelRunReport;
+  readonly report: ModelRunReport<unknown>;
+  readonly failureText: string;
 }
 
-function runTarget(target: Target, options: CliOptions, timeMs: number, progress: ProgressLine): TargetResult {
-  const mode = options.mutant?.mode ?? 'contract';
+function runTarget(target: FuzzTarget, options: CliOptions, timeMs: number, progress: ProgressLine): TargetResult {
   const started = Date.now();
   let runs = 0;
   let commands = 0;
-  const label = options.mutant === null ? target : `${target} × ${options.mutant.name}`;
-  const report = runAllocatorModel({
-    ...(options.mutant !== null ? { provider: options.mutant.provider } : {}),
-    mode,
-    seed: options.seed,
-    numRuns: Number.MAX_SAFE_INTEGER,
-    timeLimitMs: timeMs,
-    onRun: (executed) => {
-      runs++;
-      commands += executed;
-      progress.update(() => {
-        const s = (Date.now() - started) / 1000;
-        return `[${label}] ${s.toFixed(1)}s/${(timeMs / 1000).toFixed(0)}s  runs ${runs}  commands ${commands}  ${Math.round(commands / Math.max(s, 1e-3))} cmd/s  failures 0`;
-      });
+  const label = options.mutant === null ? target.name : `${target.name} × ${options.mutant}`;
+  const { report, mode } = target.run(
+    {
+      seed: options.seed,
+      numRuns: Number.MAX_SAFE_INTEGER,
+      timeLimitMs: timeMs,
+      onRun: (executed) => {
+        runs++;
+        commands += executed;
+        progress.update(() => {
+          const s = (Date.now() - started) / 1000;
+          return `[${label}] ${s.toFixed(1)}s/${(timeMs / 1000).toFixed(0)}s  runs ${runs}  commands ${commands}  ${Math.round(commands / Math.max(s, 1e-3))} cmd/s  failures 0`;
+        });
+      },
     },
-  });
+    options.mutant,
+  );
   progress.done();
-  return { target, mutant: options.mutant?.name ?? null, mode, report };
+  return { target: target.name, mutant: options.mutant, mode, report, failureText: report.failed ? target.formatFailure(report) : '' };
 }
 
 function summarize(results: readonly TargetResult[], options: CliOptions): string {
@@ -188,7 +188,7 @@ function main(argv: readonly string[]): number {
   const progress = new ProgressLine();
   const sliceMs = (options.timeSeconds * 1000) / options.targets.length;
   const results = options.targets.map((target) => runTarget(target, options, sliceMs, progress));
-  for (const { target, report } of results) if (report.failed) process.stdout.write(`${formatFailure(report, target)}\n\n`);
+  for (const { failureText } of results) if (failureText !== '') process.stdout.write(`${failureText}\n\n`);
   if (options.json !== null) writeFileSync(resolve(process.env['INIT_CWD'] ?? process.cwd(), options.json), `${JSON.stringify(toJson(results, options), null, 2)}\n`);
   process.stdout.write(`${summarize(results, options)}\n`);
   return results.some((r) => r.report.failed) ? 1 : 0;

@@ -399,10 +399,11 @@ export abstract class BaseAllocator implements PageAllocator {
       if (!Number.isInteger(start) || start < 0) {
         throw new SegmentError(`segment start ${String(start)} is not a non-negative integer`);
       }
-      if (start % ps !== 0) throw new SegmentError(`segment start ${start} is not page-aligned (page_size ${ps})`);
+      // Disjointness first, as the engine checks it: the DCP seam reads "segment at 576 shares a page …".
       if (prevEnd >= 0 && Math.floor(start / ps) <= Math.floor((prevEnd - 1) / ps)) {
-        throw new SegmentError(`segment at ${start} shares a page with the previous segment ending at ${prevEnd} (page_size ${ps})`);
+        throw new SegmentError(`segment at ${start} shares a page with the one ending at ${prevEnd} (page_size ${ps})`);
       }
+      if (start % ps !== 0) throw new SegmentError(`segment start ${start} is not page-aligned (page_size ${ps})`);
       prevEnd = start + n;
     }
   }

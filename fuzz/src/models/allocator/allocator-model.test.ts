@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatFailure, runAllocatorModel, runAllocatorProgram } from './run-allocator-model.js';
+import { formatAllocatorFailure as formatFailure, runAllocatorModel, runAllocatorProgram } from './run-allocator-model.js';
 import { alloc, decode, extend, freeRow, freeSegments, groupBegin, groupEnd, parseAllocatorProgram } from './program.js';
 import type { AllocatorGeometry } from './geometry.js';
 

@@ -1,0 +1,56 @@
+import { findAllocatorMutant, kAllocatorMutants } from '../../mutants/allocator/catalogue.js';
+import { findPrefixCacheMutant, kPrefixCacheMutants } from '../../mutants/prefix-cache/catalogue.js';
+import { formatAllocatorFailure, runAllocatorModel } from '../models/allocator/run-allocator-model.js';
+import type { AllocatorGeometry } from '../models/allocator/geometry.js';
+import type { PrefixGeometry } from '../models/prefix-cache/geometry.js';
+import { formatPrefixFailure, runPrefixModel } from '../models/prefix-cache/run-prefix-model.js';
+import type { CampaignOptions, ModelRunReport } from '../models/run-model.js';
+
+/** A planted bug as the CLI lists it. */
+export interface MutantInfo {
+  readonly name: string;
+  readonly item: number;
+  readonly mechanism: string;
+  readonly mode: 'contract' | 'exact';
+}
+
+/** One fuzz target: a model, its planted bugs, and how to run and print it. */
+export interface FuzzTarget {
+  readonly name: string;
+  readonly mutants: readonly MutantInfo[];
+  /** Runs a campaign against the reference, or against the named mutant. */
+  run(options: CampaignOptions, mutant: string | null): { readonly report: ModelRunReport<unknown>; readonly mode: 'contract' | 'exact' };
+  formatFailure(report: ModelRunReport<unknown>): string;
+}
+
+const allocatorTarget: FuzzTarget = {
+  name: 'allocator',
+  mutants: kAllocatorMutants,
+  run(options, mutantName) {
+    const mutant = mutantName === null ? undefined : findAllocatorMutant(mutantName);
+    const mode = mutant?.mode ?? 'contract';
+    return { mode, report: runAllocatorModel({ ...options, mode, ...(mutant !== undefined ? { provider: mutant.provider } : {}) }) };
+  },
+  formatFailure: (report) => formatAllocatorFailure(report as ModelRunReport<AllocatorGeometry>),
+};
+
+const prefixCacheTarget: FuzzTarget = {
+  name: 'prefix-cache',
+  mutants: kPrefixCacheMutants.map((m) => ({ ...m, mode: 'contract' as const })),
+  run(options, mutantName) {
+    const mutant = mutantName === null ? undefined : findPrefixCacheMutant(mutantName);
+    return { mode: 'contract', report: runPrefixModel({ ...options, ...(mutant !== undefined ? { cache: mutant.create, geometry: mutant.geometry } : {}) }) };
+  },
+  formatFailure: (report) => formatPrefixFailure(report as ModelRunReport<PrefixGeometry>),
+};
+
+/** Every model that exists, in the order `--target all` runs them. */
+export const kFuzzTargets: readonly FuzzTarget[] = [allocatorTarget, prefixCacheTarget];
+
+/** Models later issues add. */
+export const kPlannedTargets: readonly string[] = ['host-pool', 'gpu-kernels'];
+
+/** The target that owns a mutant name. */
+export function targetOfMutant(name: string): FuzzTarget | undefined {
+  return kFuzzTargets.find((t) => t.mutants.some((m) => m.name === name));
+}

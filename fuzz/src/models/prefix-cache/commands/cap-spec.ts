@@ -1,0 +1,42 @@
+import type { LiveRequest, PrefixModel } from '../prefix-model-state.js';
+
+/**
+ * A component cap drawn from the cap grid, resolved against the request when it finishes:
+ * `none` (no cap), `zero` (nothing cacheable, e.g. no Mamba track yet), `page` (n allocator pages),
+ * `kernel` (on the KERNEL grid, inside an allocator page when DCP > 1 — the seam),
+ * `belowProtected` (under the tree-owned prefix), `aboveCommitted` (no truncation).
+ */
+export interface CapSpec {
+  readonly kind: 'none' | 'zero' | 'page' | 'kernel' | 'belowProtected' | 'aboveCommitted';
+  readonly n: number;
+}
+
+export const kCapKinds: readonly CapSpec['kind'][] = ['none', 'zero', 'page', 'kernel', 'kernel', 'kernel', 'belowProtected', 'aboveCommitted'];
+
+export function formatCap(cap: CapSpec): string {
+  return `{ cap: '${cap.kind}', n: ${cap.n} }`;
+}
+
+export function resolveCap(cap: CapSpec, lr: LiveRequest, m: PrefixModel): number | null {
+  const ps = m.pageSize;
+  const kernel = m.geometry.kernelPageSize;
+  const kernelsPerPage = m.geometry.dcpSize;
+  switch (cap.kind) {
+    case 'none':
+      return null;
+    case 'zero':
+      return 0;
+    case 'page':
+      return (cap.n % 4) * ps;
+    case 'kernel': {
+      // a whole pages plus b kernel pages, b in [1, dcp): never on the allocator page when dcp > 1.
+      const a = cap.n % 4;
+      const b = kernelsPerPage > 1 ? 1 + (Math.floor(cap.n / 4) % (kernelsPerPage - 1)) : 0;
+      return a * ps + b * kernel;
+    }
+    case 'belowProtected':
+      return Math.max(0, lr.protectedLen - (1 + (cap.n % 3)) * kernel);
+    case 'aboveCommitted':
+      return lr.committed + cap.n;
+  }
+}

@@ -1,0 +1,120 @@
+import { LedgerViolation } from '../../ledger/ledger-violation.js';
+import type { LiveRequest, PrefixModel, PrefixReal } from './prefix-model-state.js';
+import { extendHash } from './prompts.js';
+
+export function liveAt(m: PrefixModel, pick: number, where: (lr: LiveRequest) => boolean = () => true): LiveRequest | null {
+  const pool = m.live.filter(where);
+  return pool.length === 0 ? null : (pool[pick % pool.length] as LiveRequest);
+}
+
+export const inPrefill = (lr: LiveRequest): boolean => lr.allocated < lr.promptLen;
+export const inDecode = (lr: LiveRequest): boolean => lr.allocated >= lr.promptLen;
+
+/** Appends a token the request computed at the next position (its id and its content hash). */
+export function appendToken(lr: LiveRequest, token: number): void {
+  const last = lr.prefixHash[lr.prefixHash.length - 1];
+  lr.tokens.push(token);
+  lr.prefixHash.push(extendHash(last ?? lr.hashSeed, token));
+}
+
+/** Records that row positions `[from, to)` were computed: their slots now hold those positions' KV. */
+export function writeContent(m: PrefixModel, r: PrefixReal, lr: LiveRequest, from: number, to: number): void {
+  const row = r.reqToToken.row(lr.req.kv.reqPoolIdx);
+  for (let pos = from; pos < to; pos++) m.slotContent.set(row[pos] as number, lr.prefixHash[pos] as number);
+}
+
+/**
+ * The scheduler's `evict_from_tree_cache`: evict the shortfall when fewer than `needTokens` slots are free.
+ */
+export function evictShortfall(r: PrefixReal, needTokens: number): void {
+  const available = r.allocator.availableSize();
+  if (available < needTokens) r.cache.evict(needTokens - available);
+}
+
+/** A null allocation is allowed only when the pool (after eviction) really is short. */
+export function checkNullIsShort(m: PrefixModel, pagesNeeded: number, op: string): void {
+  if (pagesNeeded <= m.ledger.freePageCount) {
+    throw new LedgerViolation('capacity', `${op} returned null with ${m.ledger.freePageCount} pages free, ${pagesNeeded} needed`);
+  }
+}
+
+/**
+ * Checks one live request against the oracle: its record agrees with what the model drove, its
+ * row keeps the page structure, every page it references is held (no use after free), and the
+ * slots of its computed positions still hold its content (a match never hands out stale KV).
+ * `everyPosition` checks each position; otherwise the first and last of each page block.
+ */
+export function checkRequest(m: PrefixModel, r: PrefixReal, lr: LiveRequest, op: string, everyPosition: boolean): void {
+  const ps = m.pageSize;
+  const kv = lr.req.kv;
+  const id = lr.req.id;
+  if (kv.kvCommittedLen !== lr.committed || kv.kvAllocatedLen !== lr.allocated || kv.cacheProtectedLen !== lr.protectedLen) {
+    throw new LedgerViolation(
+      'request-state',
+      `after ${op}: request #${id} has committed ${kv.kvCommittedLen}, allocated ${kv.kvAllocatedLen}, protected ${kv.cacheProtectedLen}; ` +
+        `the model expects ${lr.committed}, ${lr.allocated}, ${lr.protectedLen}`,
+    );
+  }
+  if (kv.swaEvictedSeqlen % ps !== 0 || kv.swaEvictedSeqlen > kv.kvCommittedLen) {
+    throw new LedgerViolation('swa-floor', `after ${op}: request #${id} has SWA floor ${kv.swaEvictedSeqlen}, not on the allocator page ${ps} or past committed ${kv.kvCommittedLen}`);
+  }
+  const row = r.reqToToken.row(kv.reqPoolIdx);
+  for (let blockStart = 0; blockStart < lr.allocated; blockStart += ps) {
+    const blockEnd = Math.min(blockStart + ps, lr.allocated);
+    const page = Math.floor((row[blockStart] as number) / ps);
+    const positions = everyPosition ? range(blockStart, blockEnd) : [blockStart, blockEnd - 1];
+    for (const pos of positions) {
+      const slot = row[pos] as number;
+      if (slot < 0 || slot % ps !== pos % ps || Math.floor(slot / ps) !== page) {
+        throw new LedgerViolation('row-structure', `after ${op}: request #${id} row position ${pos} holds slot ${slot}, breaking the page structure (block page ${page})`);
+      }
+      if (pos < lr.committed && m.slotContent.get(slot) !== lr.prefixHash[pos]) {
+        throw new LedgerViolation('stale-kv', `after ${op}: request #${id} row position ${pos} points at slot ${slot}, which holds other KV (a stale or foreign page)`);
+      }
+    }
+    if (m.ledger.holderOf(page) < 0) {
+      throw new LedgerViolation('use-after-free', `after ${op}: request #${id} row positions [${blockStart}, ${blockEnd}) reference page ${page}, which is free`);
+    }
+  }
+}
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from }, (_, i) => from + i);
+}
+
+/** The quiet-point checks: conservation, every live request, the row pool, the implementation's own checks (reference only). */
+export function verifyPrefixQuiet(m: PrefixModel, r: PrefixReal, op: string): void {
+  const expectAvail = m.ledger.freePageCount * m.pageSize;
+  const avail = r.allocator.availableSize();
+  if (avail !== expectAvail) {
+    throw new LedgerViolation('available-size', `after ${op}: availableSize() = ${avail}, but the ledger has ${m.ledger.freePageCount} free pages × ${m.pageSize} = ${expectAvail}`);
+  }
+  for (const lr of m.live) checkRequest(m, r, lr, op, false);
+  const rowsLive = r.reqToToken.rowCount - r.reqToToken.availableRows();
+  if (rowsLive !== m.live.length) throw new LedgerViolation('rows', `after ${op}: ${rowsLive} rows are live for ${m.live.length} live requests`);
+  if (r.selfCheck) r.cache.tree.verifyInvariants();
+}
+
+export function afterPrefixCommand(m: PrefixModel, r: PrefixReal, op: string): void {
+  m.executed++;
+  verifyPrefixQuiet(m, r, op);
+}
+
+/** A call that must throw and change nothing: the pool, the request's record and row. */
+export function expectRefused(m: PrefixModel, r: PrefixReal, lr: LiveRequest, op: string, call: () => void): void {
+  const availBefore = r.allocator.availableSize();
+  const kvBefore = { ...lr.req.kv };
+  const rowBefore = r.reqToToken.row(lr.req.kv.reqPoolIdx).slice(0, lr.allocated);
+  let threw = false;
+  try {
+    call();
+  } catch {
+    threw = true;
+  }
+  if (!threw) throw new LedgerViolation('accepted-bad-input', `${op} must be refused, but the cache accepted it`);
+  const rowAfter = r.reqToToken.row(lr.req.kv.reqPoolIdx).slice(0, lr.allocated);
+  if (r.allocator.availableSize() !== availBefore || JSON.stringify(lr.req.kv) !== JSON.stringify(kvBefore) || rowAfter.some((s, i) => s !== rowBefore[i])) {
+    throw new LedgerViolation('rejected-changed-state', `${op} was refused but changed the pool, the request's record or its row`);
+  }
+  checkRequest(m, r, lr, op, false);
+}

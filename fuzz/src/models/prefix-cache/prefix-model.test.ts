@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { PrefixGeometry } from './geometry.js';
+import { admit, burst, decode, evict, finish, prefill, parsePrefixProgram, releaseTail, specAlloc, swa } from './prefix-program.js';
+import { formatPrefixFailure, runPrefixModel, runPrefixProgram } from './run-prefix-model.js';
+
+function expectClean(report: ReturnType<typeof runPrefixModel>): void {
+  expect(report.failed, formatPrefixFailure(report)).toBe(false);
+}
+
+describe('prefix-cache:model', () => {
+  it('holds for the reference cache over random geometries and lifecycles', () => {
+    const report = runPrefixModel({ numRuns: 800 });
+    expectClean(report);
+    expect(report.runs).toBe(800);
+  });
+
+  it.each([
+    ['the production DCP geometry (64 × 8 = 512)', { kernelPageSize: 64, dcpSize: 8 }],
+    ['the classic finish path', { finishPath: 'classic' }],
+    ['grouped finishes under needSort', { groupedFinish: true, needSort: true }],
+    ['a tight pool (evictions forced)', { poolPages: 4 }],
+    ['token pages (page 1)', { kernelPageSize: 1, dcpSize: 1 }],
+  ] as const)('holds at %s', (_name, geometry: Partial<PrefixGeometry>) => {
+    expectClean(runPrefixModel({ numRuns: 150, geometry }));
+  });
+
+  it('runs a pasted lifecycle: shared prefix, chunked prefill, speculative decode, capped finish, eviction', () => {
+    const g: PrefixGeometry = { kernelPageSize: 2, dcpSize: 4, poolPages: 24, rowCount: 4, needSort: false, checks: true, finishPath: 'unified', evictionPolicy: 'lru', groupedFinish: true };
+    const m = runPrefixProgram(g, [
+      admit({ prefix: 0, shared: 20, own: 5, extraKey: null }),
+      prefill(0, 9),
+      prefill(0, 16),
+      admit({ prefix: 0, shared: 20, own: 3, extraKey: null }),
+      prefill(1, 23),
+      specAlloc(0, 11),
+      decode([0, 1, 0]),
+      swa(0, 8),
+      releaseTail(0, [3, 7]),
+      finish(1, { cap: 'kernel', n: 5 }, { insert: true }),
+      burst({ prefix: 1, shared: 18, own: 4, extraKey: 'lora-a' }, 3, { cap: 'kernel', n: 2 }),
+      evict(64),
+      finish(0, { cap: 'belowProtected', n: 1 }, { insert: true }),
+    ]);
+    expect(m.executed).toBe(13);
+  });
+
+  it('parses printed programs back into the same commands', () => {
+    const lines = ["admit({ prefix: 1, shared: 576, own: 40, extraKey: 'lora-a' })", "finish(0, { cap: 'kernel', n: 1 }, { insert: true })", "burst({ prefix: 0, shared: 0, own: 9, extraKey: null }, 2, { cap: 'kernel', n: 0 })"];
+    expect(parsePrefixProgram(lines).map(String)).toEqual(lines);
+  });
+});

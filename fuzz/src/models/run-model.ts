@@ -1,0 +1,119 @@
+import fc from 'fast-check';
+
+/** What a campaign over one model found. */
+export interface ModelRunReport<G = unknown> {
+  readonly failed: boolean;
+  readonly interrupted: boolean;
+  readonly runs: number;
+  readonly commands: number;
+  readonly elapsedMs: number;
+  readonly seed: number;
+  /** Milliseconds from the start to the first failing run (before shrinking). */
+  readonly detectMs: number | null;
+  readonly failure: null | {
+    readonly path: string;
+    readonly geometry: G;
+    /** The shrunk command sequence, one call per line, as code. */
+    readonly program: string[];
+    readonly errorName: string;
+    readonly message: string;
+    /** The ledger rule, or the error code, that caught it. */
+    readonly rule: string;
+  };
+}
+
+/** How a campaign runs, for every model. */
+export interface CampaignOptions {
+  /** fast-check seed; drawn when absent and reported either way. */
+  readonly seed?: number;
+  /** Replay path of a recorded failure (with its seed). */
+  readonly path?: string;
+  /** @defaultValue 100 */
+  readonly numRuns?: number;
+  /** Stop starting new runs after this many milliseconds (not a failure). */
+  readonly timeLimitMs?: number;
+  /** Called after every run with the commands it executed. */
+  readonly onRun?: (commandsRun: number) => void;
+}
+
+/** One model, as the campaign runner needs it. */
+export interface ModelSpec<G, M extends object, R> {
+  /** A run: its geometry (printed in failures) and its command sequence. */
+  readonly arbitrary: fc.Arbitrary<[G, Iterable<fc.Command<M, R>>]>;
+  readonly setup: (geometry: G) => { model: M; real: R };
+  /** The end of every run: give everything back and check the whole system is clean. */
+  readonly drain: (model: M, real: R) => void;
+  /** Commands the model executed (for throughput statistics). */
+  readonly executed: (model: M) => number;
+}
+
+function describeError(error: unknown): { errorName: string; message: string; rule: string } {
+  if (error instanceof Error) {
+    const e = error as Error & { rule?: string; code?: string };
+    return { errorName: e.name, message: e.message, rule: e.rule ?? e.code ?? e.name };
+  }
+  return { errorName: 'thrown', message: String(error), rule: 'thrown' };
+}
+
+/**
+ * Runs a model campaign with `fc.check`: random runs until `numRuns` or the time limit, a drain at
+ * the end of each, shrinking on failure. Never throws for a failure: it reports it.
+ */
+export function runCampaign<G, M extends object, R>(spec: ModelSpec<G, M, R>, options: CampaignOptions = {}): ModelRunReport<G> {
+  const seed = options.seed ?? (Date.now() ^ (Math.random() * 0x7fffffff)) >>> 0;
+  const started = performance.now();
+  let detectMs: number | null = null;
+  let commands = 0;
+  let runs = 0;
+  const property = fc.property(spec.arbitrary, ([g, cmds]) => {
+    const { model, real } = spec.setup(g);
+    try {
+      fc.modelRun(() => ({ model, real }), cmds);
+      spec.drain(model, real);
+    } catch (error) {
+      detectMs ??= performance.now() - started;
+      throw error;
+    } finally {
+      if (detectMs === null) {
+        runs++;
+        commands += spec.executed(model);
+        options.onRun?.(spec.executed(model));
+      }
+    }
+  });
+  const details = fc.check(property, {
+    seed,
+    numRuns: options.numRuns ?? 100,
+    ...(options.path !== undefined ? { path: options.path } : {}),
+    ...(options.timeLimitMs !== undefined ? { interruptAfterTimeLimit: options.timeLimitMs } : {}),
+  });
+  const elapsedMs = performance.now() - started;
+  const base = { runs, commands, elapsedMs, seed: details.seed, detectMs, interrupted: details.interrupted };
+  if (!details.failed || details.counterexample === null) return { ...base, failed: false, failure: null };
+  const [g, cmds] = details.counterexample[0];
+  return {
+    ...base,
+    failed: true,
+    failure: { path: details.counterexamplePath ?? '', geometry: g, program: Array.from(cmds, (c) => c.toString()), ...describeError(details.errorInstance) },
+  };
+}
+
+/** Runs one program (a geometry and a command list) and drains; throws what the oracle finds. */
+export function runProgram<G, M extends object, R>(spec: ModelSpec<G, M, R>, geometry: G, commands: Iterable<fc.Command<M, R>>): M {
+  const { model, real } = spec.setup(geometry);
+  fc.modelRun(() => ({ model, real }), commands);
+  spec.drain(model, real);
+  return model;
+}
+
+/** A failure as the text a person reads: header (seed, path, geometry), the rule, and the program. */
+export function formatFailure<G>(report: ModelRunReport<G>, target: string, formatGeometry: (g: G) => string = (g) => JSON.stringify(g)): string {
+  const f = report.failure;
+  if (f === null) return '';
+  return [
+    `${target}: ${f.errorName} — ${f.message}`,
+    `  seed ${report.seed}, path "${f.path}", geometry: ${formatGeometry(f.geometry)}`,
+    `  program (${f.program.length} commands):`,
+    ...f.program.map((line) => `    ${line},`),
+  ].join('\n');
+}
