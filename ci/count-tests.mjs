@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Sums the vitest JSON reports (<package>/test-results/vitest.json) of this run and
+// Sums the vitest JSON reports (<package>/test-results/*.json) of this run and
 // prints a line per package, then, as the very last line, `N passed, N failed`
 // (with `, N skipped` when some were skipped).
 //
@@ -17,7 +17,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const REPORT = join('test-results', 'vitest.json');
+const REPORT_DIR = 'test-results';
 
 function parseArgs(argv) {
   const opts = {
@@ -94,9 +94,11 @@ function main() {
   } else {
     for (const dir of packageDirs(opts.root)) {
       const info = pkgInfo(dir);
-      const file = join(dir, REPORT);
-      if (existsSync(file)) reports.push({ file, name: info.name });
-      else if (info.hasTest) notes.push(`${info.name}: has a test script but wrote no ${REPORT}`);
+      const reportDir = join(dir, REPORT_DIR);
+      // A package may run vitest more than once (fuzz replays its regression store first).
+      const files = existsSync(reportDir) ? readdirSync(reportDir).filter((f) => f.endsWith('.json')).sort() : [];
+      for (const f of files) reports.push({ file: join(reportDir, f), name: files.length === 1 ? info.name : `${info.name} (${f})` });
+      if (files.length === 0 && info.hasTest) notes.push(`${info.name}: has a test script but wrote no report in ${REPORT_DIR}/`);
     }
   }
 

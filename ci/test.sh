@@ -19,7 +19,7 @@ kvfuzz_pnpm_path
 
 # Only count reports written by this run.
 for d in packages/*/ fuzz/ bench/; do
-  rm -f "${d}test-results/vitest.json"
+  rm -f "${d}"test-results/*.json
 done
 
 echo "[test] turbo run build typecheck test"

@@ -7,32 +7,64 @@ import { describe, expect, it } from 'vitest';
 
 const kFuzzDir = fileURLToPath(new URL('..', import.meta.url));
 
-function fuzz(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--conditions=source', 'src/cli/fuzz.ts', ...args], { cwd: kFuzzDir, encoding: 'utf8', timeout: 60_000 });
+export function runCli(script: string, args: readonly string[], timeoutMs = 120_000): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--conditions=source', `src/cli/${script}`, ...args], { cwd: kFuzzDir, encoding: 'utf8', timeout: timeoutMs });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+const fuzz = (...args: string[]) => runCli('fuzz.ts', args);
+const tmp = (name: string): string => join(mkdtempSync(join(tmpdir(), 'kvfuzz-')), name);
+
 describe('fuzz:cli,fuzz', () => {
-  it('runs a time-boxed campaign, prints the summary last and writes JSON', () => {
-    const json = join(mkdtempSync(join(tmpdir(), 'kvfuzz-')), 'campaign.json');
-    const r = fuzz('--time', '1', '--seed', '42', '--json', json);
+  it('runs a time-boxed campaign on two workers, prints the summary last, writes JSON and JUnit', () => {
+    const json = tmp('campaign.json');
+    const junit = tmp('campaign.xml');
+    const r = fuzz('--time', '2', '--seed', '42', '--workers', '2', '--json', json, '--junit', junit);
     expect(r.status, r.stderr).toBe(0);
-    const lines = r.stdout.trim().split('\n');
-    expect(lines.at(-1)).toMatch(/^seed 42: \d+ runs, \d+ commands in [\d.]+s; 0 failures$/);
+    expect(r.stdout.trim().split('\n').at(-1)).toMatch(/^seed 42, shard 0\/1, 2 workers: \d+ runs, \d+ commands in [\d.]+s; 0 failures$/);
     expect(r.stdout).toMatch(/allocator\s+contract\s+\d+\s+\d+\s+\d+\s+0\s+ok/);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { seed: number; targets: { target: string; runs: number; failed: boolean }[] };
+    expect(r.stdout).toMatch(/prefix-cache\s+contract\s+\d+\s+\d+\s+\d+\s+0\s+ok/);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { seed: number; workers: number; targets: { target: string; runs: number; commandsPerSecond: number; failed: boolean }[] };
     expect(report.seed).toBe(42);
-    expect(report.targets[0]?.target).toBe('allocator');
-    expect(report.targets[0]?.runs).toBeGreaterThan(0);
-    expect(report.targets[0]?.failed).toBe(false);
+    expect(report.workers).toBe(2);
+    expect(report.targets.map((t) => t.target)).toEqual(['allocator', 'prefix-cache']);
+    for (const t of report.targets) {
+      expect(t.runs).toBeGreaterThan(0);
+      expect(t.commandsPerSecond).toBeGreaterThan(0);
+      expect(t.failed).toBe(false);
+    }
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toMatch(/^<\?xml version="1.0"/);
+    expect(xml).toContain('<testsuites name="kvfuzz" tests="2" failures="0">');
+    expect(xml).toContain('<property name="seed" value="42"/>');
   });
 
-  it('exits 1 and prints the shrunk program when a planted bug is caught', () => {
-    const r = fuzz('--time', '5', '--mutant', 'nested-begin-resets');
+  it('takes a shard and reports it', () => {
+    const r = fuzz('--target', 'allocator', '--time', '1', '--seed', '7', '--shard', '1/3', '--workers', '1');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/seed 7, shard 1\/3, 1 worker: /);
+  });
+
+  it('exits 1 and prints the shrunk program when a planted bug is caught (nothing is stored)', () => {
+    const junit = tmp('mutant.xml');
+    const r = fuzz('--time', '5', '--mutant', 'nested-begin-resets', '--junit', junit);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('program (');
     expect(r.stdout).toContain('groupBegin()');
+    expect(r.stdout).not.toContain('stored:');
     expect(r.stdout).toMatch(/1 failure$/m);
+    expect(readFileSync(junit, 'utf8')).toMatch(/<failure message="[^"]*" type="accepted-bad-input">/);
+  });
+
+  it('prints the kill table and exits 0 when every planted bug of a model dies', () => {
+    const json = tmp('kill.json');
+    const r = fuzz('--kill-table', '--target', 'prefix-cache', '--time-per-mutant', '10', '--seed', '11', '--json', json);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/no-coalescing\s+prefix-cache\s+contract\s+yes/);
+    expect(r.stdout).toMatch(/11 of 11 planted bugs killed within 10s each$/m);
+    const table = JSON.parse(readFileSync(json, 'utf8')) as { rows: { mutant: string; killed: boolean; detectMs: number }[] };
+    expect(table.rows).toHaveLength(11);
+    expect(table.rows.every((row) => row.killed && row.detectMs < 10_000)).toBe(true);
   });
 
   it.each([
@@ -40,6 +72,10 @@ describe('fuzz:cli,fuzz', () => {
     [['--target', 'nope'], /--target nope is not a target/],
     [['--target', 'host-pool'], /not built yet/],
     [['--mutant', 'nope'], /--mutant nope is not a mutant/],
+    [['--target', 'allocator', '--mutant', 'no-coalescing'], /belongs to --target prefix-cache/],
+    [['--shard', '3/3'], /--shard 3\/3 is not I\/N/],
+    [['--workers', '0'], /--workers 0 is not an integer/],
+    [['--kill-table', '--mutant', 'no-coalescing'], /drop --mutant/],
     [['--bogus'], /Unknown option '--bogus'/],
   ])('exits 2 on bad usage %j', (args, message) => {
     const r = fuzz(...args);
@@ -51,5 +87,6 @@ describe('fuzz:cli,fuzz', () => {
     const r = fuzz('--list');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('free-without-unique');
+    expect(r.stdout).toContain('no-coalescing');
   });
 });

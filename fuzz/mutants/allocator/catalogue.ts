@@ -2,6 +2,7 @@ import { createAllocator, PagedAllocator, type AllocatorConfig, type AllocatorPr
 import type { ExtendBug } from './buggy-planners.js';
 import {
   AppendInsteadOfPrepend,
+  AvailableCountsQueued,
   BackupLiveReference,
   BuggyExtendLayout,
   CapacityAfterSlicing,
@@ -20,7 +21,7 @@ import {
 export interface AllocatorMutant {
   /** Stable name, used by `--mutant` and the kill table. */
   readonly name: string;
-  /** The item of semantics §11 it plants. */
+  /** The item of semantics §11 it plants (0: a mechanism §11 does not list). */
   readonly item: number;
   readonly mechanism: string;
   /** Order-only bugs keep every set right and show only against the reference's exact page ids. */
@@ -61,9 +62,21 @@ export const kAllocatorMutants: readonly AllocatorMutant[] = [
   mutant('group-keeps-reps', 17, "a free group's segment representatives are never cleared", (c) => new GroupKeepsReps(c)),
   mutant('group-keeps-views', 18, "a free group keeps the caller's arrays, not copies", (c) => new GroupKeepsViews(c)),
   mutant('nested-begin-resets', 19, 'a nested freeGroupBegin resets the group (drops pending frees)', (c) => new NestedBeginResets(c)),
+  mutant('available-counts-queued', 0, 'availableSize counts pages queued in an open free group as free (accounting)', (c) => new AvailableCountsQueued(c)),
   mutant('backup-live-reference', 20, 'backupState keeps live references; restore does not roll back', (c) => new BackupLiveReference(c)),
 ];
 
 export function findAllocatorMutant(name: string): AllocatorMutant | undefined {
   return kAllocatorMutants.find((m) => m.name === name);
+}
+
+/**
+ * A mutant's provider by name, for the module files under `providers/`.
+ *
+ * @throws Error when no mutant has that name.
+ */
+export function allocatorMutantProvider(name: string): AllocatorProvider {
+  const mutant = findAllocatorMutant(name);
+  if (mutant === undefined) throw new Error(`no allocator mutant named ${name}`);
+  return mutant.provider;
 }

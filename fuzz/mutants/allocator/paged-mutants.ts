@@ -145,6 +145,13 @@ export class NestedBeginResets extends PagedAllocator {
   }
 }
 
+/** Accounting: `availableSize` counts pages queued in an open free group as already free. */
+export class AvailableCountsQueued extends PagedAllocator {
+  override availableSize(): number {
+    return super.availableSize() + (this.groupOpen ? this.groupPlainCount + this.groupRepsCount : 0) * this.pageSize;
+  }
+}
+
 /** §11.20: `backupState` keeps live references to structures that are later mutated in place. */
 export class BackupLiveReference extends PagedAllocator {
   override backupState(): unknown {

@@ -1,45 +1,89 @@
 /**
- * `pnpm fuzz`: time-boxed fuzz campaigns over every model, with a live progress line and a summary
- * table. Exit 0 when nothing failed, 1 on a failure, 2 on bad usage. Run `pnpm fuzz --help`.
+ * `pnpm fuzz`: time-boxed fuzz campaigns over every model, on worker threads, with a live
+ * progress line, a summary table, a regression store, and the kill table of planted bugs.
+ * Exit 0 when nothing failed (every mutant killed, a replay passing), 1 on a failure, 2 on bad usage.
+ * Run `pnpm fuzz --help`.
  */
+import { availableParallelism } from 'node:os';
 import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ModelRunReport } from '../models/run-model.js';
+import { formatShard, type Shard } from '../campaign/batch-seed.js';
+import { runKillTable, runTargetCampaign, type KillRow, type TargetCampaign } from '../campaign/campaign.js';
+import { WorkerPool } from '../campaign/worker-pool.js';
+import { findTarget, kFuzzTargets, kPlannedTargets, targetOfMutant, type FuzzTarget } from '../fuzz-targets.js';
+import { storeRegression } from '../regressions/regression-store.js';
+import { loadRegression, replayRegression } from '../regressions/replay-regression.js';
 import { formatTable } from './format-table.js';
-import { kFuzzTargets, kPlannedTargets, targetOfMutant, type FuzzTarget } from './fuzz-targets.js';
 import { ProgressLine } from './progress-line.js';
 import { UsageError } from './usage-error.js';
 
 const kTargetNames = kFuzzTargets.map((t) => t.name);
-
 /** Default campaign length: the README's main command runs about a minute. */
 const kTimeSecondsDefault = 60;
-/** Longest single campaign we accept (a day): a bound on the loop, and catches a typo in minutes vs seconds. */
+/** Longest campaign accepted (a day): a bound on the loop, and catches minutes typed as seconds. */
 const kTimeSecondsMax = 86_400;
+/** Kill table: each planted bug gets this long to be caught (the issue's bound). */
+const kKillSecondsDefault = 10;
+/** More threads than this only add contention on the machines kvfuzz targets. */
+const kWorkersMax = 64;
 
 const kHelp = `Usage: pnpm fuzz [options]
+       pnpm fuzz --kill-table [--time-per-mutant S] [--json FILE]
+       pnpm fuzz --replay FILE
 
 Runs time-boxed fuzz campaigns: random geometries and command sequences against each model, the
-page ledger as the oracle, a drain at the end of every run.
+page ledger as the oracle, a drain at the end of every run. A failure of the reference is stored
+in fuzz/regressions/<target>/ with a Vitest file that replays it.
 
 Options:
-  --target NAME    ${kTargetNames.join(' | ')} | all (default all)
-  --time SECONDS   time budget for the whole campaign (default ${kTimeSecondsDefault})
-  --seed N         fast-check seed (default: random; printed either way)
-  --mutant NAME    run a planted bug's model against it instead of the reference (see --list)
-  --json FILE      write campaign statistics as JSON
-  --list           list targets and mutants, then exit
-  -h, --help       this text
+  --target NAME         ${kTargetNames.join(' | ')} | all (default all)
+  --time SECONDS        time budget for the whole campaign (default ${kTimeSecondsDefault})
+  --seed N              campaign seed (default: random; printed either way)
+  --shard I/N           run batches I, I+N, I+2N, … so N jobs cover disjoint work (default 0/1)
+  --workers N           worker threads (default: the machine's cores)
+  --mutant NAME         run a planted bug's model against it (see --list); nothing is stored
+  --json FILE           write campaign statistics as JSON
+  --junit FILE          write JUnit XML
+  --no-store            do not write failures to the regression store
+  --kill-table          run every planted bug of every model; exit 1 if one survives
+  --time-per-mutant S   kill-table budget per planted bug (default ${kKillSecondsDefault})
+  --replay FILE         replay one stored regression and show its program
+  --list                list targets and mutants, then exit
+  -h, --help            this text
 
-Exit status: 0 nothing failed, 1 a failure was found, 2 bad usage.`;
+Exit status: 0 nothing failed, 1 a failure was found (or a mutant survived, or a replay still
+fails), 2 bad usage.`;
 
 interface CliOptions {
+  readonly action: 'campaign' | 'kill-table' | 'replay';
   readonly targets: readonly FuzzTarget[];
   readonly timeSeconds: number;
+  readonly timePerMutantSeconds: number;
   readonly seed: number;
+  readonly shard: Shard;
+  readonly workers: number;
   readonly mutant: string | null;
   readonly json: string | null;
+  readonly junit: string | null;
+  readonly store: boolean;
+  readonly replay: string | null;
+}
+
+function seconds(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > kTimeSecondsMax) throw new UsageError(`${name} ${raw} is not a number of seconds in (0, ${kTimeSecondsMax}]`);
+  return value;
+}
+
+function parseShard(raw: string | undefined): Shard {
+  if (raw === undefined) return { index: 0, count: 1 };
+  const m = /^(\d+)\/(\d+)$/.exec(raw);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (m === null || count < 1 || index >= count) throw new UsageError(`--shard ${raw} is not I/N with 0 ≤ I < N`);
+  return { index, count };
 }
 
 function parseCli(argv: readonly string[]): CliOptions | 'help' | 'list' {
@@ -51,8 +95,15 @@ function parseCli(argv: readonly string[]): CliOptions | 'help' | 'list' {
         target: { type: 'string', default: 'all' },
         time: { type: 'string' },
         seed: { type: 'string' },
+        shard: { type: 'string' },
+        workers: { type: 'string' },
         mutant: { type: 'string' },
         json: { type: 'string' },
+        junit: { type: 'string' },
+        'no-store': { type: 'boolean', default: false },
+        'kill-table': { type: 'boolean', default: false },
+        'time-per-mutant': { type: 'string' },
+        replay: { type: 'string' },
         list: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -66,107 +117,169 @@ function parseCli(argv: readonly string[]): CliOptions | 'help' | 'list' {
   if (v.help) return 'help';
   if (v.list) return 'list';
   const target = v.target ?? 'all';
+  const named = findTarget(target);
   let targets: readonly FuzzTarget[];
-  const named = kFuzzTargets.find((t) => t.name === target);
   if (target === 'all') targets = kFuzzTargets;
   else if (named !== undefined) targets = [named];
   else if (kPlannedTargets.includes(target)) throw new UsageError(`--target ${target}: that model is not built yet; available: ${kTargetNames.join(', ')}, all`);
   else throw new UsageError(`--target ${target} is not a target; choose one of ${kTargetNames.join(', ')}, all`);
-  const timeSeconds = v.time === undefined ? kTimeSecondsDefault : Number(v.time);
-  if (!Number.isFinite(timeSeconds) || timeSeconds <= 0 || timeSeconds > kTimeSecondsMax) {
-    throw new UsageError(`--time ${v.time} is not a number of seconds in (0, ${kTimeSecondsMax}]`);
-  }
-  const seed = v.seed === undefined ? (Math.random() * 0x7fffffff) | 0 : Number(v.seed);
-  if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed ${v.seed} is not an integer`);
   if (v.mutant !== undefined) {
     const owner = targetOfMutant(v.mutant);
     if (owner === undefined) throw new UsageError(`--mutant ${v.mutant} is not a mutant; --list shows them`);
     if (target !== 'all' && owner !== named) throw new UsageError(`--mutant ${v.mutant} belongs to --target ${owner.name}, not ${target}`);
     targets = [owner];
   }
-  return { targets, timeSeconds, seed: seed | 0, mutant: v.mutant ?? null, json: v.json ?? null };
-}
-
-function listAll(): string {
-  const rows = kFuzzTargets.flatMap((t) => t.mutants.map((m) => [m.name, t.name, `§11.${m.item}`, m.mode, m.mechanism]));
-  return `targets: ${kTargetNames.join(', ')} (planned: ${kPlannedTargets.join(', ')})\n\n${formatTable(['mutant', 'model', 'item', 'mode', 'mechanism'], rows)}`;
-}
-
-interface TargetResult {
-  readonly target: string;
-  readonly mutant: string | null;
-  readonly mode: 'contract' | 'exact';
-  readonly report: ModelRunReport<unknown>;
-  readonly failureText: string;
-}
-
-function runTarget(target: FuzzTarget, options: CliOptions, timeMs: number, progress: ProgressLine): TargetResult {
-  const started = Date.now();
-  let runs = 0;
-  let commands = 0;
-  const label = options.mutant === null ? target.name : `${target.name} × ${options.mutant}`;
-  const { report, mode } = target.run(
-    {
-      seed: options.seed,
-      numRuns: Number.MAX_SAFE_INTEGER,
-      timeLimitMs: timeMs,
-      onRun: (executed) => {
-        runs++;
-        commands += executed;
-        progress.update(() => {
-          const s = (Date.now() - started) / 1000;
-          return `[${label}] ${s.toFixed(1)}s/${(timeMs / 1000).toFixed(0)}s  runs ${runs}  commands ${commands}  ${Math.round(commands / Math.max(s, 1e-3))} cmd/s  failures 0`;
-        });
-      },
-    },
-    options.mutant,
-  );
-  progress.done();
-  return { target: target.name, mutant: options.mutant, mode, report, failureText: report.failed ? target.formatFailure(report) : '' };
-}
-
-function summarize(results: readonly TargetResult[], options: CliOptions): string {
-  const rows = results.map(({ target, mutant, mode, report }) => [
-    mutant === null ? target : `${target} × ${mutant}`,
-    mode,
-    report.runs,
-    report.commands,
-    Math.round(report.commands / Math.max(report.elapsedMs / 1000, 1e-3)),
-    report.failed ? 1 : 0,
-    report.failed ? `FAILED (${report.failure?.rule}) after ${((report.detectMs ?? 0) / 1000).toFixed(2)}s` : 'ok',
-  ]);
-  const runs = results.reduce((n, r) => n + r.report.runs, 0);
-  const commands = results.reduce((n, r) => n + r.report.commands, 0);
-  const failures = results.filter((r) => r.report.failed).length;
-  const seconds = results.reduce((n, r) => n + r.report.elapsedMs, 0) / 1000;
-  return [
-    formatTable(['target', 'mode', 'runs', 'commands', 'cmd/s', 'failures', 'result'], rows),
-    '',
-    `seed ${options.seed}: ${runs} runs, ${commands} commands in ${seconds.toFixed(1)}s; ${failures} ${failures === 1 ? 'failure' : 'failures'}`,
-  ].join('\n');
-}
-
-function toJson(results: readonly TargetResult[], options: CliOptions): unknown {
+  const seed = v.seed === undefined ? (Math.random() * 0x7fffffff) | 0 : Number(v.seed);
+  if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed ${v.seed} is not an integer`);
+  const workers = v.workers === undefined ? Math.min(availableParallelism(), kWorkersMax) : Number(v.workers);
+  if (!Number.isInteger(workers) || workers < 1 || workers > kWorkersMax) throw new UsageError(`--workers ${v.workers} is not an integer in [1, ${kWorkersMax}]`);
+  const action = v.replay !== undefined ? 'replay' : v['kill-table'] ? 'kill-table' : 'campaign';
+  if (action === 'kill-table' && v.mutant !== undefined) throw new UsageError('--kill-table runs every mutant; drop --mutant');
   return {
-    kvfuzz: 'fuzz-campaign/1',
-    seed: options.seed,
-    timeSeconds: options.timeSeconds,
-    targets: results.map(({ target, mutant, mode, report }) => ({
-      target,
-      mutant,
-      mode,
-      runs: report.runs,
-      commands: report.commands,
-      elapsedMs: Math.round(report.elapsedMs),
-      commandsPerSecond: Math.round(report.commands / Math.max(report.elapsedMs / 1000, 1e-3)),
-      failed: report.failed,
-      detectMs: report.detectMs === null ? null : Math.round(report.detectMs),
-      failure: report.failure === null ? null : { ...report.failure, signature: `${target}:${report.failure.rule}` },
-    })),
+    action,
+    targets,
+    timeSeconds: seconds('--time', v.time, kTimeSecondsDefault),
+    timePerMutantSeconds: seconds('--time-per-mutant', v['time-per-mutant'], kKillSecondsDefault),
+    seed: seed | 0,
+    shard: parseShard(v.shard),
+    workers,
+    mutant: v.mutant ?? null,
+    json: v.json ?? null,
+    junit: v.junit ?? null,
+    store: !v['no-store'] && v.mutant === undefined,
+    replay: v.replay ?? null,
   };
 }
 
-function main(argv: readonly string[]): number {
+function listAll(): string {
+  const rows = kFuzzTargets.flatMap((t) => t.mutants.map((m) => [m.name, t.name, m.item === 0 ? '—' : `§11.${m.item}`, m.mode, m.mechanism]));
+  return `targets: ${kTargetNames.join(', ')} (planned: ${kPlannedTargets.join(', ')})\n\n${formatTable(['mutant', 'model', 'item', 'mode', 'mechanism'], rows)}`;
+}
+
+const baseDir = process.env['INIT_CWD'] ?? process.cwd();
+const perSecond = (n: number, ms: number): number => Math.round(n / Math.max(ms / 1000, 1e-3));
+
+async function campaign(options: CliOptions): Promise<number> {
+  const pool = new WorkerPool(options.workers);
+  const progress = new ProgressLine();
+  const sliceMs = (options.timeSeconds * 1000) / options.targets.length;
+  const campaigns: TargetCampaign[] = [];
+  try {
+    for (const target of options.targets) {
+      const label = options.mutant === null ? target.name : `${target.name} × ${options.mutant}`;
+      campaigns.push(
+        await runTargetCampaign(pool, { target: target.name, mutant: options.mutant, seed: options.seed, shard: options.shard, timeMs: sliceMs }, (p) =>
+          progress.update(
+            () => `[${label}] ${(p.elapsedMs / 1000).toFixed(1)}s/${(sliceMs / 1000).toFixed(0)}s  runs ${p.runs}  commands ${p.commands}  ${perSecond(p.commands, p.elapsedMs)} cmd/s  failures ${p.failures}`,
+          ),
+        ),
+      );
+      progress.done();
+    }
+  } finally {
+    await pool.close();
+  }
+  const stored: string[] = [];
+  for (const c of campaigns) {
+    if (c.failure === null) continue;
+    process.stdout.write(`${c.failure.text}\n  (batch ${c.failure.batch} of seed ${options.seed}, batch seed ${c.failure.batchSeed})\n\n`);
+    if (options.store) {
+      const s = storeRegression(c.target, c.failure.report, { seed: options.seed, batch: c.failure.batch, shard: formatShard(options.shard) });
+      stored.push(`${relative(baseDir, s.file)}${s.created ? '' : ' (already stored)'}`);
+    }
+  }
+  const signatureOf = (c: TargetCampaign): string | null => (c.failure === null ? null : `${c.target}:${c.failure.report.failure?.rule ?? 'failure'}`);
+  if (options.json !== null) {
+    const json = {
+      kvfuzz: 'fuzz-campaign/1',
+      seed: options.seed,
+      shard: formatShard(options.shard),
+      workers: options.workers,
+      timeSeconds: options.timeSeconds,
+      targets: campaigns.map((c) => ({
+        target: c.target,
+        mutant: c.mutant,
+        mode: c.mode,
+        runs: c.runs,
+        commands: c.commands,
+        batches: c.batches,
+        elapsedMs: c.elapsedMs,
+        commandsPerSecond: perSecond(c.commands, c.elapsedMs),
+        failed: c.failure !== null,
+        detectMs: c.failure?.detectMs ?? null,
+        failure: c.failure === null ? null : { ...c.failure.report.failure, batch: c.failure.batch, batchSeed: c.failure.batchSeed, signature: signatureOf(c) },
+      })),
+    };
+    writeFileSync(resolve(baseDir, options.json), `${JSON.stringify(json, null, 2)}\n`);
+  }
+  if (options.junit !== null) {
+    const { junitReport } = await import('./junit-report.js');
+    writeFileSync(resolve(baseDir, options.junit), junitReport(campaigns, options.seed, formatShard(options.shard)));
+  }
+  const rows = campaigns.map((c) => [
+    c.mutant === null ? c.target : `${c.target} × ${c.mutant}`,
+    c.mode,
+    c.runs,
+    c.commands,
+    perSecond(c.commands, c.elapsedMs),
+    c.failure === null ? 0 : 1,
+    c.failure === null ? 'ok' : `FAILED (${c.failure.report.failure?.rule}) after ${(c.failure.detectMs / 1000).toFixed(2)}s`,
+  ]);
+  const runs = campaigns.reduce((n, c) => n + c.runs, 0);
+  const commands = campaigns.reduce((n, c) => n + c.commands, 0);
+  const failures = campaigns.filter((c) => c.failure !== null).length;
+  const elapsed = campaigns.reduce((n, c) => n + c.elapsedMs, 0) / 1000;
+  if (stored.length > 0) process.stdout.write(`stored: ${stored.join(', ')}\n\n`);
+  process.stdout.write(`${formatTable(['target', 'mode', 'runs', 'commands', 'cmd/s', 'failures', 'result'], rows)}\n\n`);
+  process.stdout.write(
+    `seed ${options.seed}, shard ${formatShard(options.shard)}, ${options.workers} ${options.workers === 1 ? 'worker' : 'workers'}: ${runs} runs, ${commands} commands in ${elapsed.toFixed(1)}s; ${failures} ${failures === 1 ? 'failure' : 'failures'}\n`,
+  );
+  return failures > 0 ? 1 : 0;
+}
+
+async function killTable(options: CliOptions): Promise<number> {
+  const pool = new WorkerPool(options.workers);
+  const progress = new ProgressLine();
+  const total = options.targets.reduce((n, t) => n + t.mutants.length, 0);
+  let done = 0;
+  let rows: KillRow[];
+  try {
+    rows = await runKillTable(pool, options.seed, options.timePerMutantSeconds * 1000, options.targets.map((t) => t.name), (row) => {
+      done++;
+      progress.update(() => `[kill-table] ${done}/${total}  last: ${row.mutant} ${row.killed ? 'killed' : 'SURVIVED'}`);
+    });
+  } finally {
+    await pool.close();
+  }
+  progress.done();
+  const survivors = rows.filter((r) => !r.killed);
+  if (options.json !== null) {
+    writeFileSync(resolve(baseDir, options.json), `${JSON.stringify({ kvfuzz: 'kill-table/1', seed: options.seed, timePerMutantSeconds: options.timePerMutantSeconds, rows }, null, 2)}\n`);
+  }
+  const table = rows.map((r) => [r.mutant, r.target, r.mode, r.killed ? 'yes' : 'NO', r.detectMs ?? '—', r.shrunkLength ?? '—', r.rule ?? '—']);
+  process.stdout.write(`${formatTable(['mutant', 'model', 'mode', 'killed', 'ms to detect', 'shrunk length', 'caught by'], table)}\n\n`);
+  process.stdout.write(`seed ${options.seed}: ${rows.length - survivors.length} of ${rows.length} planted bugs killed within ${options.timePerMutantSeconds}s each${survivors.length > 0 ? `; SURVIVED: ${survivors.map((r) => r.mutant).join(', ')}` : ''}\n`);
+  return survivors.length > 0 ? 1 : 0;
+}
+
+function replay(options: CliOptions): number {
+  const file = resolve(baseDir, options.replay as string);
+  const regression = loadRegression(file);
+  const target = findTarget(regression.target);
+  process.stdout.write(`${regression.target}: ${regression.errorName} — ${regression.message}\n  found ${regression.foundAt}; seed ${regression.seed}, path "${regression.path}"\n  program (${regression.program.length} commands):\n`);
+  for (const line of regression.program) process.stdout.write(`    ${line},\n`);
+  try {
+    replayRegression(regression);
+  } catch (error) {
+    process.stdout.write(`\nstill fails: ${(error as Error).name}: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const seedReplay = target?.run({ seed: regression.seed, path: regression.path, numRuns: 1 }, null).report;
+  process.stdout.write(`\npasses: the program runs clean${seedReplay === undefined ? '' : seedReplay.failed ? ', but the recorded seed and path still fail' : ', and so does the recorded seed and path'}\n`);
+  return seedReplay?.failed === true ? 1 : 0;
+}
+
+async function main(argv: readonly string[]): Promise<number> {
   let options;
   try {
     options = parseCli(argv);
@@ -185,13 +298,9 @@ function main(argv: readonly string[]): number {
     process.stdout.write(`${listAll()}\n`);
     return 0;
   }
-  const progress = new ProgressLine();
-  const sliceMs = (options.timeSeconds * 1000) / options.targets.length;
-  const results = options.targets.map((target) => runTarget(target, options, sliceMs, progress));
-  for (const { failureText } of results) if (failureText !== '') process.stdout.write(`${failureText}\n\n`);
-  if (options.json !== null) writeFileSync(resolve(process.env['INIT_CWD'] ?? process.cwd(), options.json), `${JSON.stringify(toJson(results, options), null, 2)}\n`);
-  process.stdout.write(`${summarize(results, options)}\n`);
-  return results.some((r) => r.report.failed) ? 1 : 0;
+  if (options.action === 'replay') return replay(options);
+  if (options.action === 'kill-table') return killTable(options);
+  return campaign(options);
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -300,5 +300,10 @@ export class RadixCache implements PrefixCache {
     if (req.tokens.length < req.kv.kvCommittedLen) {
       throw new RequestStateError(`request ${req.id}: ${req.tokens.length} tokens known, fewer than kvCommittedLen ${req.kv.kvCommittedLen}`);
     }
+    // The tree would refuse them at insert, after the classic path has already freed a tail.
+    for (let pos = 0; pos < req.kv.kvCommittedLen; pos++) {
+      const token = req.tokens[pos] as number;
+      if (!Number.isInteger(token) || (token | 0) !== token) throw new CacheConfigError(`request ${req.id}: insert key: token ${token} at position ${pos} is not an int32`);
+    }
   }
 }

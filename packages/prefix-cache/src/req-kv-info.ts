@@ -27,7 +27,7 @@ export function newReqKvInfo(reqPoolIdx: number, prefixLen: number): ReqKvInfo {
 }
 
 /**
- * Checks the length order and alignments of a request record.
+ * Checks the lengths, their order and alignments of a request record.
  *
  * @param pageSize - the allocator page size (slots).
  * @param rowLength - the req-to-token row length (positions).
@@ -35,6 +35,9 @@ export function newReqKvInfo(reqPoolIdx: number, prefixLen: number): ReqKvInfo {
  */
 export function checkReqKvInfo(kv: ReqKvInfo, pageSize: number, rowLength: number): void {
   const { cacheProtectedLen: cpl, kvCommittedLen: committed, kvAllocatedLen: allocated, swaEvictedSeqlen: swa } = kv;
+  for (const [name, value] of [['cacheProtectedLen', cpl], ['kvCommittedLen', committed], ['kvAllocatedLen', allocated], ['swaEvictedSeqlen', swa]] as const) {
+    if (!Number.isInteger(value)) throw new RequestStateError(`row ${kv.reqPoolIdx}: ${name} ${value} is not an integer`);
+  }
   if (!(0 <= cpl && cpl <= committed && committed <= allocated && allocated <= rowLength)) {
     throw new RequestStateError(
       `row ${kv.reqPoolIdx}: need 0 ≤ cacheProtectedLen ${cpl} ≤ kvCommittedLen ${committed} ≤ kvAllocatedLen ${allocated} ≤ row length ${rowLength}`,

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { PageAllocator } from '@kvfuzz/allocator-core';
 import { LedgerViolation } from '../../ledger/ledger-violation.js';
+import { isProviderFault } from '../../provider-fault.js';
 import type { AllocatorModel, AllocatorReal, Holding } from './allocator-model-state.js';
 
 /** What a caller writes over its arrays once a call returns, like a request-table row being reused. */
@@ -90,7 +91,8 @@ export function expectRejected(m: AllocatorModel, r: AllocatorReal, op: string, 
   let threw = false;
   try {
     call(r.allocator);
-  } catch {
+  } catch (error) {
+    if (isProviderFault(error)) throw error;
     threw = true;
   }
   if (!threw) throw new LedgerViolation('accepted-bad-input', `${op} must be rejected, but the allocator accepted it`);

@@ -1,10 +1,12 @@
-import { findAllocatorMutant, kAllocatorMutants } from '../../mutants/allocator/catalogue.js';
-import { findPrefixCacheMutant, kPrefixCacheMutants } from '../../mutants/prefix-cache/catalogue.js';
-import { formatAllocatorFailure, runAllocatorModel } from '../models/allocator/run-allocator-model.js';
-import type { AllocatorGeometry } from '../models/allocator/geometry.js';
-import type { PrefixGeometry } from '../models/prefix-cache/geometry.js';
-import { formatPrefixFailure, runPrefixModel } from '../models/prefix-cache/run-prefix-model.js';
-import type { CampaignOptions, ModelRunReport } from '../models/run-model.js';
+import { findAllocatorMutant, kAllocatorMutants } from '../mutants/allocator/catalogue.js';
+import { findPrefixCacheMutant, kPrefixCacheMutants } from '../mutants/prefix-cache/catalogue.js';
+import { parseAllocatorProgram } from './models/allocator/program.js';
+import { allocatorModelSpec, formatAllocatorFailure, runAllocatorModel } from './models/allocator/run-allocator-model.js';
+import type { AllocatorGeometry } from './models/allocator/geometry.js';
+import type { PrefixGeometry } from './models/prefix-cache/geometry.js';
+import { parsePrefixProgram } from './models/prefix-cache/prefix-program.js';
+import { formatPrefixFailure, prefixModelSpec, runPrefixModel } from './models/prefix-cache/run-prefix-model.js';
+import { runProgram, type CampaignOptions, type ModelRunReport } from './models/run-model.js';
 
 /** A planted bug as the CLI lists it. */
 export interface MutantInfo {
@@ -21,6 +23,8 @@ export interface FuzzTarget {
   /** Runs a campaign against the reference, or against the named mutant. */
   run(options: CampaignOptions, mutant: string | null): { readonly report: ModelRunReport<unknown>; readonly mode: 'contract' | 'exact' };
   formatFailure(report: ModelRunReport<unknown>): string;
+  /** Runs a printed program against the reference; throws what the oracle finds. */
+  replayProgram(geometry: unknown, program: readonly string[]): void;
 }
 
 const allocatorTarget: FuzzTarget = {
@@ -32,6 +36,7 @@ const allocatorTarget: FuzzTarget = {
     return { mode, report: runAllocatorModel({ ...options, mode, ...(mutant !== undefined ? { provider: mutant.provider } : {}) }) };
   },
   formatFailure: (report) => formatAllocatorFailure(report as ModelRunReport<AllocatorGeometry>),
+  replayProgram: (geometry, program) => void runProgram(allocatorModelSpec(), geometry as AllocatorGeometry, parseAllocatorProgram(program)),
 };
 
 const prefixCacheTarget: FuzzTarget = {
@@ -42,6 +47,7 @@ const prefixCacheTarget: FuzzTarget = {
     return { mode: 'contract', report: runPrefixModel({ ...options, ...(mutant !== undefined ? { cache: mutant.create, geometry: mutant.geometry } : {}) }) };
   },
   formatFailure: (report) => formatPrefixFailure(report as ModelRunReport<PrefixGeometry>),
+  replayProgram: (geometry, program) => void runProgram(prefixModelSpec(), geometry as PrefixGeometry, parsePrefixProgram(program)),
 };
 
 /** Every model that exists, in the order `--target all` runs them. */
@@ -49,6 +55,10 @@ export const kFuzzTargets: readonly FuzzTarget[] = [allocatorTarget, prefixCache
 
 /** Models later issues add. */
 export const kPlannedTargets: readonly string[] = ['host-pool', 'gpu-kernels'];
+
+export function findTarget(name: string): FuzzTarget | undefined {
+  return kFuzzTargets.find((t) => t.name === name);
+}
 
 /** The target that owns a mutant name. */
 export function targetOfMutant(name: string): FuzzTarget | undefined {

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { batchOfShard, batchSeed } from './batch-seed.js';
+import { runCampaignJob } from './campaign-job.js';
+
+describe('fuzz:campaign,determinism', () => {
+  it('replays the same batch identically', () => {
+    const job = { target: 'allocator', mutant: null, seed: batchSeed(42, 3), numRuns: 30, timeLimitMs: 60_000 };
+    const a = runCampaignJob(job, () => {});
+    const b = runCampaignJob(job, () => {});
+    expect(a.report.runs).toBe(30);
+    expect(b.report.commands).toBe(a.report.commands);
+  });
+
+  it('replays the same failing batch to the same shrunk program', () => {
+    const job = { target: 'prefix-cache', mutant: 'no-coalescing', seed: batchSeed(7, 0), numRuns: 10_000, timeLimitMs: 60_000 };
+    const a = runCampaignJob(job, () => {});
+    const b = runCampaignJob(job, () => {});
+    expect(a.report.failed).toBe(true);
+    expect(b.report.failure?.program).toEqual(a.report.failure?.program);
+    expect(b.report.failure?.path).toEqual(a.report.failure?.path);
+  });
+
+  it('gives shards disjoint batches that together cover every batch', () => {
+    const seen = new Map<number, number>();
+    for (let index = 0; index < 4; index++) for (let k = 0; k < 25; k++) seen.set(batchOfShard({ index, count: 4 }, k), index);
+    expect([...seen.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(batchOfShard({ index: 1, count: 3 }, 2)).toBe(7);
+  });
+
+  it('mixes the campaign seed and the batch number', () => {
+    const seeds = new Set(Array.from({ length: 1000 }, (_, i) => batchSeed(1, i)));
+    expect(seeds.size).toBe(1000);
+    expect(batchSeed(1, 5)).not.toBe(batchSeed(2, 5));
+  });
+});

@@ -1,0 +1,17 @@
+/**
+ * The implementation under test could not be talked to: it could not be loaded, broke the
+ * protocol, hung past the per-call timeout, or crashed. Not a contract violation — the validator
+ * exits 2 — and never mistaken for the rejection of a bad call.
+ */
+export class ProviderFault extends Error {
+  readonly code = 'KVFUZZ_PROVIDER_FAULT';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProviderFault';
+  }
+}
+
+export function isProviderFault(error: unknown): error is ProviderFault {
+  return error instanceof Error && error.name === 'ProviderFault';
+}
