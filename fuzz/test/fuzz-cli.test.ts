@@ -1,16 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const kFuzzDir = fileURLToPath(new URL('..', import.meta.url));
-
-export function runCli(script: string, args: readonly string[], timeoutMs = 120_000): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--conditions=source', `src/cli/${script}`, ...args], { cwd: kFuzzDir, encoding: 'utf8', timeout: timeoutMs });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+import { runCli } from './support/run-cli.js';
 
 const fuzz = (...args: string[]) => runCli('fuzz.ts', args);
 const tmp = (name: string): string => join(mkdtempSync(join(tmpdir(), 'kvfuzz-')), name);

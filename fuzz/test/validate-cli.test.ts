@@ -1,0 +1,89 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadModuleProvider } from '../src/validate/module-provider.js';
+import { validateProvider } from '../src/validate/validate-provider.js';
+import { findAllocatorMutant } from '../mutants/allocator/catalogue.js';
+import { runCli } from './support/run-cli.js';
+
+const kFuzzDir = fileURLToPath(new URL('..', import.meta.url));
+const kProvidersDir = fileURLToPath(new URL('../mutants/allocator/providers/', import.meta.url));
+/** The issue's bound: every planted bug is caught within this. */
+const kDetectMsMax = 10_000;
+
+const validate = (...args: string[]) => runCli('validate.ts', args);
+const tmpJson = (): string => join(mkdtempSync(join(tmpdir(), 'kvfuzz-')), 'validate.json');
+
+describe('fuzz:cli,validate', () => {
+  const providerFiles = readdirSync(kProvidersDir).filter((f) => f.endsWith('.ts'));
+
+  it('has a module provider for each of at least 15 planted bugs', () => {
+    expect(providerFiles.length).toBeGreaterThanOrEqual(15);
+  });
+
+  it.each(providerFiles)('kills the planted bug in %s within 10 s', async (file) => {
+    const provider = await loadModuleProvider(file, kProvidersDir);
+    const mode = findAllocatorMutant(provider.name)?.mode ?? 'contract';
+    const seed = (Math.random() * 0x7fffffff) | 0;
+    const result = validateProvider(provider, mode, { seed, numRuns: Number.MAX_SAFE_INTEGER, timeLimitMs: kDetectMsMax });
+    const where = `seed ${seed}: ${result.text || 'survived'}`;
+    expect(result.verdict, where).toBe('violation');
+    expect(result.report.detectMs ?? Infinity, where).toBeLessThan(kDetectMsMax);
+  });
+
+  it('passes the reference module and says what it tried', () => {
+    const r = validate('examples/reference-provider.ts', '--time', '2', '--seed', '3');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^reference: no violation — \d+ runs, \d+ commands in [\d.]+s \(seed 3, contract mode, checks on and off, bad input included\)$/m);
+  });
+
+  it('exits 1 with the broken invariant and the shrunk program, and writes JSON', () => {
+    const json = tmpJson();
+    const r = validate('mutants/allocator/providers/group-keeps-reps.ts', '--time', '10', '--json', json);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout).toContain('program (');
+    expect(r.stdout).toMatch(/group-keeps-reps: VIOLATION \(\S+\) after/);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { verdict: string; failure: { program: string[] } };
+    expect(report.verdict).toBe('violation');
+    expect(report.failure.program.length).toBeGreaterThan(0);
+  });
+
+  it('catches the order-only bug in exact mode', () => {
+    const r = validate('mutants/allocator/providers/append-instead-of-prepend.ts', '--mode', 'exact', '--time', '10');
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/VIOLATION \(exact\)/);
+  });
+
+  it.each([
+    [['nope.ts'], /could not be loaded: nope.ts: no such file/],
+    [['test/fixtures/no-default-export.ts'], /the default export must be \{ name: string, create\(config\) \}/],
+    [['--cmd', 'sleep 30', '--call-timeout', '300'], /did not answer hello within 300 ms/],
+    [['--cmd', 'echo not-json'], /not JSON|no boolean "ok"/],
+    [['--cmd', 'exit 0'], /exited/],
+  ])('exits 2 when the provider cannot be used: %j', (args, message) => {
+    const r = validate(...args);
+    expect(r.status).toBe(2);
+    expect(r.stdout + r.stderr).toMatch(message);
+  });
+
+  it('exits 2 when a provider process crashes mid-run, and shows its stderr', () => {
+    const r = validate('--cmd', `python3 ${kFuzzDir}test/fixtures/crash-after-create.py`, '--time', '5');
+    expect(r.status).toBe(2);
+    expect(r.stdout).toContain('crash-after-create: giving up');
+    expect(r.stdout).toMatch(/the provider failed \(exit 2\)/);
+  });
+
+  it.each([
+    [[], /no PROVIDER given/],
+    [['a.ts', 'b.ts'], /one PROVIDER expected, got 2/],
+    [['a.ts', '--cmd', 'x'], /either PROVIDER or --cmd/],
+    [['a.ts', '--mode', 'fuzzy'], /--mode fuzzy is not contract or exact/],
+    [['a.ts', '--time', '0'], /--time 0 is not a number in/],
+  ])('exits 2 on bad usage %j', (args, message) => {
+    const r = validate(...args);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+});
