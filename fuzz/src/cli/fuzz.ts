@@ -12,7 +12,7 @@ import { formatShard, type Shard } from '../campaign/batch-seed.js';
 import { runKillTable, runTargetCampaign, type KillRow, type TargetCampaign } from '../campaign/campaign.js';
 import { WorkerPool } from '../campaign/worker-pool.js';
 import { findTarget, kFuzzTargets, kPlannedTargets, targetOfMutant, type FuzzTarget } from '../fuzz-targets.js';
-import { storeRegression } from '../regressions/regression-store.js';
+import { isStored, storeRegression } from '../regressions/regression-store.js';
 import { loadRegression, replayRegression } from '../regressions/replay-regression.js';
 import { formatTable } from './format-table.js';
 import { ProgressLine } from './progress-line.js';
@@ -46,6 +46,8 @@ Options:
   --json FILE           write campaign statistics as JSON
   --junit FILE          write JUnit XML
   --no-store            do not write failures to the regression store
+  --fail-on WHICH       any (default): exit 1 on any failure; new: only on a failure whose
+                        signature is not in the regression store yet (pull-request mode)
   --kill-table          run every planted bug of every model; exit 1 if one survives
   --time-per-mutant S   kill-table budget per planted bug (default ${kKillSecondsDefault})
   --replay FILE         replay one stored regression and show its program
@@ -67,6 +69,7 @@ interface CliOptions {
   readonly json: string | null;
   readonly junit: string | null;
   readonly store: boolean;
+  readonly failOn: 'any' | 'new';
   readonly replay: string | null;
 }
 
@@ -101,6 +104,7 @@ function parseCli(argv: readonly string[]): CliOptions | 'help' | 'list' {
         json: { type: 'string' },
         junit: { type: 'string' },
         'no-store': { type: 'boolean', default: false },
+        'fail-on': { type: 'string', default: 'any' },
         'kill-table': { type: 'boolean', default: false },
         'time-per-mutant': { type: 'string' },
         replay: { type: 'string' },
@@ -134,6 +138,8 @@ function parseCli(argv: readonly string[]): CliOptions | 'help' | 'list' {
   const workers = v.workers === undefined ? Math.min(availableParallelism(), kWorkersMax) : Number(v.workers);
   if (!Number.isInteger(workers) || workers < 1 || workers > kWorkersMax) throw new UsageError(`--workers ${v.workers} is not an integer in [1, ${kWorkersMax}]`);
   const action = v.replay !== undefined ? 'replay' : v['kill-table'] ? 'kill-table' : 'campaign';
+  const failOn = v['fail-on'];
+  if (failOn !== 'any' && failOn !== 'new') throw new UsageError(`--fail-on ${failOn} is not any or new`);
   if (action === 'kill-table' && v.mutant !== undefined) throw new UsageError('--kill-table runs every mutant; drop --mutant');
   return {
     action,
@@ -147,6 +153,7 @@ function parseCli(argv: readonly string[]): CliOptions | 'help' | 'list' {
     json: v.json ?? null,
     junit: v.junit ?? null,
     store: !v['no-store'] && v.mutant === undefined,
+    failOn,
     replay: v.replay ?? null,
   };
 }
@@ -180,9 +187,13 @@ async function campaign(options: CliOptions): Promise<number> {
     await pool.close();
   }
   const stored: string[] = [];
+  let newFailures = 0;
   for (const c of campaigns) {
-    if (c.failure === null) continue;
+    const f = c.failure?.report.failure;
+    if (c.failure === null || f === undefined || f === null) continue;
     process.stdout.write(`${c.failure.text}\n  (batch ${c.failure.batch} of seed ${options.seed}, batch seed ${c.failure.batchSeed})\n\n`);
+    const known = options.mutant === null && isStored(c.target, f.rule, f.message);
+    if (!known) newFailures++;
     if (options.store) {
       const s = storeRegression(c.target, c.failure.report, { seed: options.seed, batch: c.failure.batch, shard: formatShard(options.shard) });
       stored.push(`${relative(baseDir, s.file)}${s.created ? '' : ' (already stored)'}`);
@@ -234,7 +245,8 @@ async function campaign(options: CliOptions): Promise<number> {
   process.stdout.write(
     `seed ${options.seed}, shard ${formatShard(options.shard)}, ${options.workers} ${options.workers === 1 ? 'worker' : 'workers'}: ${runs} runs, ${commands} commands in ${elapsed.toFixed(1)}s; ${failures} ${failures === 1 ? 'failure' : 'failures'}\n`,
   );
-  return failures > 0 ? 1 : 0;
+  if (options.failOn === 'new' && failures > newFailures) process.stdout.write(`${failures - newFailures} of the failures were already in the regression store (--fail-on new)\n`);
+  return (options.failOn === 'new' ? newFailures : failures) > 0 ? 1 : 0;
 }
 
 async function killTable(options: CliOptions): Promise<number> {

@@ -27,6 +27,11 @@ function versions(): Record<string, string> {
   };
 }
 
+/** Whether a failure with this signature is already in the store. */
+export function isStored(target: string, rule: string, message: string, dir: string = kRegressionDir): boolean {
+  return existsSync(join(dir, target, `${failureSignature(target, rule, message)}.json`));
+}
+
 /** The Vitest file that replays one stored failure in the normal suite. */
 function replayTestSource(r: Regression): string {
   const title = `${r.signature}: ${r.message.split('\n')[0]?.slice(0, 120) ?? ''}`;
