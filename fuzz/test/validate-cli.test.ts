@@ -33,6 +33,21 @@ describe('fuzz:cli,validate', () => {
     expect(result.report.detectMs ?? Infinity, where).toBeLessThan(kDetectMsMax);
   });
 
+  it.each(['alternatives/bitmap-allocator.ts', 'alternatives/fifo-allocator.ts'])('passes the correct alternative %s in contract mode', async (file) => {
+    const provider = await loadModuleProvider(file, kFuzzDir);
+    const result = validateProvider(provider, 'contract', { seed: (Math.random() * 0x7fffffff) | 0, numRuns: Number.MAX_SAFE_INTEGER, timeLimitMs: 3_000 });
+    expect(result.verdict, result.text).toBe('pass');
+    expect(result.report.runs).toBeGreaterThan(100);
+    // Not a drop-in port: exact mode sees other page ids than the reference's.
+    expect(validateProvider(provider, 'exact', { seed: 1, numRuns: 2_000, timeLimitMs: 5_000 }).verdict).toBe('violation');
+  });
+
+  it('passes the Python example provider over the protocol (--cmd)', () => {
+    const r = validate('--cmd', `python3 ${kFuzzDir}examples/fifo_allocator.py`, '--time', '4');
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^fifo-python: no violation — [1-9]\d* runs/m);
+  });
+
   it('passes the reference module and says what it tried', () => {
     const r = validate('examples/reference-provider.ts', '--time', '2', '--seed', '3');
     expect(r.status, r.stderr).toBe(0);

@@ -4,14 +4,15 @@
 // the shared buffer.
 //
 // Shared layout (Int32Array over the SharedArrayBuffer): [0] state (0 waiting, 1 reply ready,
-// 2 fault), [1] byte length of the text that follows at byte offset 8.
+// 2 fault), [1] byte length of the text that follows at byte offset 16, [2] the id of the call the
+// reply answers.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { parentPort, workerData } from 'node:worker_threads';
 
 const { command, shared } = workerData;
-const header = new Int32Array(shared, 0, 2);
-const body = new Uint8Array(shared, 8);
+const header = new Int32Array(shared, 0, 3);
+const body = new Uint8Array(shared, 16);
 const encoder = new TextEncoder();
 const kStderrKeep = 4000;
 
@@ -19,7 +20,7 @@ let stderrTail = '';
 let exited = null;
 const child = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'] });
 
-function publish(state, text) {
+function publish(state, text, id = 0) {
   const bytes = encoder.encode(text);
   if (bytes.length > body.length) {
     publish(2, `reply of ${bytes.length} bytes exceeds the bridge buffer of ${body.length} bytes`);
@@ -27,6 +28,7 @@ function publish(state, text) {
   }
   body.set(bytes, 0);
   Atomics.store(header, 1, bytes.length);
+  Atomics.store(header, 2, id);
   Atomics.store(header, 0, state);
   Atomics.notify(header, 0);
 }
@@ -37,8 +39,7 @@ createInterface({ input: child.stdout }).on('line', (line) => {
     publish(2, `the provider wrote a line nobody asked for: ${line.slice(0, 200)}`);
     return;
   }
-  pending.shift();
-  publish(1, line);
+  publish(1, line, pending.shift());
 });
 child.stderr.on('data', (chunk) => {
   stderrTail = (stderrTail + chunk.toString()).slice(-kStderrKeep);
@@ -56,7 +57,7 @@ parentPort.on('message', (message) => {
       publish(2, `the provider has exited (${exited})${stderrTail ? `; its stderr ends:\n${stderrTail}` : ''}`);
       return;
     }
-    pending.push(message.line);
+    pending.push(message.id);
     child.stdin.write(`${message.line}\n`);
   } else if (message.type === 'stderr') {
     parentPort.postMessage({ type: 'stderr', text: stderrTail });

@@ -4,6 +4,9 @@ import { ProviderFault } from '../provider-fault.js';
 /** Bytes the bridge can carry in one reply: a whole pool's slots as JSON fits with room to spare. */
 const kReplyBytesMax = 16 * 1024 * 1024;
 
+/** Header: [0] state (0 waiting, 1 reply, 2 fault), [1] reply bytes, [2] id of the call the reply answers. */
+const kHeaderBytes = 16;
+
 /** A reply line as parsed; `ok` is checked, the rest is the caller's to read. */
 export interface BridgeReply {
   readonly ok: boolean;
@@ -24,6 +27,7 @@ export class ProcessBridge {
   private readonly body: Uint8Array;
   private readonly decoder = new TextDecoder();
   private broken: string | null = null;
+  private callId = 0;
 
   /**
    * @param command - a shell command line that starts the provider.
@@ -33,9 +37,9 @@ export class ProcessBridge {
     readonly command: string,
     readonly callTimeoutMs: number,
   ) {
-    const shared = new SharedArrayBuffer(8 + kReplyBytesMax);
-    this.header = new Int32Array(shared, 0, 2);
-    this.body = new Uint8Array(shared, 8);
+    const shared = new SharedArrayBuffer(kHeaderBytes + kReplyBytesMax);
+    this.header = new Int32Array(shared, 0, 3);
+    this.body = new Uint8Array(shared, kHeaderBytes);
     this.worker = new Worker(new URL('./process-bridge-worker.mjs', import.meta.url), { workerData: { command, shared }, execArgv: [] });
     this.worker.unref();
   }
@@ -48,10 +52,17 @@ export class ProcessBridge {
    */
   call(request: { readonly op: string; readonly [field: string]: unknown }): BridgeReply {
     if (this.broken !== null) throw new ProviderFault(this.broken);
+    const id = ++this.callId;
     Atomics.store(this.header, 0, 0);
-    this.worker.postMessage({ type: 'call', line: JSON.stringify(request) });
-    const waited = Atomics.wait(this.header, 0, 0, this.callTimeoutMs);
-    if (waited === 'timed-out') return this.fail(`\`${this.command}\` did not answer ${request.op} within ${this.callTimeoutMs} ms`);
+    this.worker.postMessage({ type: 'call', id, line: JSON.stringify(request) });
+    // Wake-ups can be stale (the previous reply's notify may land after the reset above), so wait
+    // until the state says a reply to THIS call is there, or the time is up.
+    const deadline = Date.now() + this.callTimeoutMs;
+    while (Atomics.load(this.header, 0) === 0 || (Atomics.load(this.header, 0) === 1 && Atomics.load(this.header, 2) !== id)) {
+      const left = deadline - Date.now();
+      if (left <= 0) return this.fail(`\`${this.command}\` did not answer ${request.op} within ${this.callTimeoutMs} ms`);
+      Atomics.wait(this.header, 0, Atomics.load(this.header, 0), left);
+    }
     const state = Atomics.load(this.header, 0);
     const text = this.decoder.decode(this.body.slice(0, Atomics.load(this.header, 1)));
     if (state === 2) return this.fail(text);
