@@ -12,6 +12,7 @@ import { formatShard, type Shard } from '../campaign/batch-seed.js';
 import { runKillTable, runTargetCampaign, type KillRow, type TargetCampaign } from '../campaign/campaign.js';
 import { WorkerPool } from '../campaign/worker-pool.js';
 import { findTarget, kFuzzTargets, kPlannedTargets, targetOfMutant, type FuzzTarget } from '../fuzz-targets.js';
+import { failureSignature } from '../regressions/failure-signature.js';
 import { isStored, storeRegression } from '../regressions/regression-store.js';
 import { loadRegression, replayRegression } from '../regressions/replay-regression.js';
 import { formatTable } from './format-table.js';
@@ -199,7 +200,10 @@ async function campaign(options: CliOptions): Promise<number> {
       stored.push(`${relative(baseDir, s.file)}${s.created ? '' : ' (already stored)'}`);
     }
   }
-  const signatureOf = (c: TargetCampaign): string | null => (c.failure === null ? null : `${c.target}:${c.failure.report.failure?.rule ?? 'failure'}`);
+  const signatureOf = (c: TargetCampaign): string | null => {
+    const f = c.failure?.report.failure;
+    return f === undefined || f === null ? null : failureSignature(c.target, f.rule, f.message);
+  };
   if (options.json !== null) {
     const json = {
       kvfuzz: 'fuzz-campaign/1',
