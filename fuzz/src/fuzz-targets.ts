@@ -4,6 +4,10 @@ import { parseAllocatorProgram } from './models/allocator/program.js';
 import { allocatorModelSpec, formatAllocatorFailure, runAllocatorModel } from './models/allocator/run-allocator-model.js';
 import type { AllocatorGeometry } from './models/allocator/geometry.js';
 import type { PrefixGeometry } from './models/prefix-cache/geometry.js';
+import { findHostPoolMutant, kHostPoolMutants } from '../mutants/host-pool/catalogue.js';
+import type { HiCacheGeometry } from './models/hicache/hicache-geometry.js';
+import { parseTwoTierProgram } from './models/hicache/hicache-program.js';
+import { formatTwoTierFailure, runTwoTierModel, twoTierModelSpec } from './models/hicache/run-hicache-model.js';
 import { parsePrefixProgram } from './models/prefix-cache/prefix-program.js';
 import { formatPrefixFailure, prefixModelSpec, runPrefixModel } from './models/prefix-cache/run-prefix-model.js';
 import { runProgram, type CampaignOptions, type ModelRunReport } from './models/run-model.js';
@@ -50,11 +54,22 @@ const prefixCacheTarget: FuzzTarget = {
   replayProgram: (geometry, program) => void runProgram(prefixModelSpec(), geometry as PrefixGeometry, parsePrefixProgram(program)),
 };
 
+const hostPoolTarget: FuzzTarget = {
+  name: 'host-pool',
+  mutants: kHostPoolMutants.map((m) => ({ ...m, mode: 'contract' as const })),
+  run(options, mutantName) {
+    const mutant = mutantName === null ? undefined : findHostPoolMutant(mutantName);
+    return { mode: 'contract', report: runTwoTierModel({ ...options, ...(mutant !== undefined ? { factories: mutant.factories, geometry: mutant.geometry } : {}) }) };
+  },
+  formatFailure: (report) => formatTwoTierFailure(report as ModelRunReport<HiCacheGeometry>),
+  replayProgram: (geometry, program) => void runProgram(twoTierModelSpec(), geometry as HiCacheGeometry, parseTwoTierProgram(program)),
+};
+
 /** Every model that exists, in the order `--target all` runs them. */
-export const kFuzzTargets: readonly FuzzTarget[] = [allocatorTarget, prefixCacheTarget];
+export const kFuzzTargets: readonly FuzzTarget[] = [allocatorTarget, prefixCacheTarget, hostPoolTarget];
 
 /** Models later issues add. */
-export const kPlannedTargets: readonly string[] = ['host-pool', 'gpu-kernels'];
+export const kPlannedTargets: readonly string[] = ['gpu-kernels'];
 
 export function findTarget(name: string): FuzzTarget | undefined {
   return kFuzzTargets.find((t) => t.name === name);

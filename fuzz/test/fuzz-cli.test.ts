@@ -62,7 +62,7 @@ describe('fuzz:cli,fuzz', () => {
   it.each([
     [['--time', 'soon'], /--time soon is not a number of seconds/],
     [['--target', 'nope'], /--target nope is not a target/],
-    [['--target', 'host-pool'], /not built yet/],
+    [['--target', 'gpu-kernels'], /not built yet/],
     [['--mutant', 'nope'], /--mutant nope is not a mutant/],
     [['--target', 'allocator', '--mutant', 'no-coalescing'], /belongs to --target prefix-cache/],
     [['--shard', '3/3'], /--shard 3\/3 is not I\/N/],

@@ -63,6 +63,11 @@ export class PageLedger {
     return this.numPages - this.freePages - this.queuedPages;
   }
 
+  /** The allocation epoch of page's current holding (0 for a page never handed out). */
+  epochOf(page: number): number {
+    return this.heldSince[page] ?? 0;
+  }
+
   holderOf(page: number): number {
     return this.holder[page] ?? kLedgerReserved;
   }

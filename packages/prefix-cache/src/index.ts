@@ -18,3 +18,4 @@ export type { FinishOptions, PrefixCache, Req } from './request.js';
 export type { FinishPath, RadixCacheConfig } from './radix-cache.js';
 export { RadixCache } from './radix-cache.js';
 export { ChunkCache } from './chunk-cache.js';
+export { childKeyOf } from './child-key.js';

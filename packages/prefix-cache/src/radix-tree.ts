@@ -92,7 +92,7 @@ export class RadixTree {
   private nextNodeId = 0;
   private clock = 0;
   // Nodes below the root; bounds every walk towards the root.
-  private nodeCountValue = 0;
+  protected nodeCountValue = 0;
   /** Tokens of unlocked, non-evicted nodes (what `evict` can reach). */
   protected evictableTokens = 0;
   /** Tokens of nodes with `lockRef > 0`. */
@@ -204,16 +204,30 @@ export class RadixTree {
     const duplicates: FreeSegment[] = [];
     let node = root;
     let pos = 0;
+    // Where revived (evicted, then adopted) nodes start: evicted nodes form whole subtrees, so
+    // every node matched after the first revived one is revived too.
+    let revivedFrom: number | null = null;
     // Bounded by the key: each pass consumes at least one page (a child is found by its first page).
     while (pos < tokenEnd) {
       const child = node.children.get(childKeyOf(extraKey, tokens, pos, this.pageSize));
       if (child === undefined) break;
-      assertTree(child.value !== null, `insert met evicted node ${child.id}; the plain radix tree deletes what it evicts`);
       child.lastAccessTime = now;
       child.priority = Math.max(child.priority, priority);
       const matched = this.matchLength(child.key, tokens, pos, tokenEnd);
       const target = matched < child.key.length ? this.splitNode(child, matched) : child;
       target.priority = Math.max(target.priority, priority);
+      if (target.value === null) {
+        // An evicted node (HiCache) adopts the request's slots: they are the tree's now, so they
+        // are neither duplicates to free nor part of the prefix the caller frees.
+        const counted = this.reviveEvicted(target, copyRange(value, pos, pos + matched));
+        if (!counted) revivedFrom ??= pos;
+        else if (prevPrefixLen !== undefined && Math.max(pos, prevPrefixLen) < pos + matched) {
+          duplicates.push({ indices: copyRange(value, Math.max(pos, prevPrefixLen), pos + matched), startPos: Math.max(pos, prevPrefixLen) });
+        }
+        pos += matched;
+        node = target;
+        continue;
+      }
       // The node covers row positions [pos, pos + matched); the request's slots there beyond its
       // protected prefix duplicate the tree's. Both ends are page multiples, so segments of
       // consecutive nodes never share a page.
@@ -225,7 +239,7 @@ export class RadixTree {
       pos += matched;
       node = target;
     }
-    const prefixLen = pos;
+    const prefixLen = revivedFrom ?? pos;
     if (duplicates.length > 0) this.allocator.freeSegments(duplicates);
     if (pos < tokenEnd) {
       const leafKey = copyRange(tokens, pos, tokenEnd);
@@ -294,11 +308,8 @@ export class RadixTree {
     while (evicted < numTokens) {
       const node = heap.pop();
       if (node === undefined) break;
-      const value = node.value as Int32Array;
       const parent = node.parent as TreeNode;
-      this.allocator.free(value);
-      evicted += value.length;
-      this.deleteLeaf(node);
+      evicted += this.evictVictim(node);
       if (parent !== this.rootNode && this.isEvictableLeaf(parent)) heap.push(parent);
     }
     return evicted;
@@ -465,21 +476,45 @@ export class RadixTree {
     return root;
   }
 
+  /**
+   * What eviction does to one victim: the plain tree gives its slots back and deletes it. A
+   * hierarchical cache keeps a backed-up node (slots back, value null) and deletes the rest.
+   *
+   * @returns the device tokens freed.
+   */
+  protected evictVictim(node: TreeNode): number {
+    const value = node.value as Int32Array;
+    this.allocator.free(value);
+    this.deleteLeaf(node);
+    return value.length;
+  }
+
+  /**
+   * Insert met an evicted node: the plain tree never keeps one. A hierarchical cache adopts
+   * `slots` as the node's value and returns whether those tokens count in the returned prefix
+   * length (they must not: the caller would free slots the tree just adopted).
+   */
+  protected reviveEvicted(node: TreeNode, _slots: Int32Array): boolean {
+    assertTree(false, `insert met evicted node ${node.id}; the plain radix tree deletes what it evicts`);
+    return false;
+  }
+
   /** A leaf `evict` may take: has slots, unlocked, and no child with slots. */
-  private isEvictableLeaf(node: TreeNode): boolean {
+  protected isEvictableLeaf(node: TreeNode): boolean {
     if (node.value === null || node.lockRef !== 0) return false;
     for (const child of node.children.values()) if (child.value !== null) return false;
     return true;
   }
 
-  private deleteLeaf(node: TreeNode): void {
+  /** Removes a childless, unlocked node; an evicted one held no device tokens. */
+  protected deleteLeaf(node: TreeNode): void {
     const parent = node.parent;
     assertTree(parent !== null, `deleteLeaf: node ${node.id} has no parent`);
     assertTree(node.children.size === 0, `deleteLeaf: node ${node.id} still has ${node.children.size} children`);
     assertTree(node.lockRef === 0, `deleteLeaf: node ${node.id} has lockRef ${node.lockRef}`);
     const removed = parent.children.delete(childKeyOf(node.extraKey, node.key, 0, this.pageSize));
     assertTree(removed, `deleteLeaf: node ${node.id} is not filed under its parent ${parent.id}`);
-    this.evictableTokens -= node.key.length;
+    if (node.value !== null) this.evictableTokens -= node.key.length;
     this.nodeCountValue -= 1;
     // A removed node points nowhere, so a stale lock handle fails the ownership check.
     node.parent = null;

@@ -93,6 +93,7 @@ export function verifyPrefixQuiet(m: PrefixModel, r: PrefixReal, op: string): vo
   const rowsLive = r.reqToToken.rowCount - r.reqToToken.availableRows();
   if (rowsLive !== m.live.length) throw new LedgerViolation('rows', `after ${op}: ${rowsLive} rows are live for ${m.live.length} live requests`);
   if (r.selfCheck) r.cache.tree.verifyInvariants();
+  r.extraChecks?.(m, r, op);
 }
 
 export function afterPrefixCommand(m: PrefixModel, r: PrefixReal, op: string): void {

@@ -46,4 +46,6 @@ export interface PrefixReal {
   readonly reqToToken: ReqToTokenPool;
   /** Call the cache's and allocator's own structure checks (the reference only). */
   readonly selfCheck: boolean;
+  /** More quiet-point checks of a model built on this one (the two-tier HiCache model). */
+  readonly extraChecks?: (m: PrefixModel, r: PrefixReal, op: string) => void;
 }

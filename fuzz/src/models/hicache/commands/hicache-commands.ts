@@ -1,0 +1,152 @@
+import { LedgerViolation } from '../../../ledger/ledger-violation.js';
+import { afterPrefixCommand } from '../../prefix-cache/prefix-model-io.js';
+import { sharedToken } from '../../prefix-cache/prompts.js';
+import { hiCacheOf } from '../hicache-checks.js';
+import type { HiModel, HiReal } from '../hicache-state.js';
+import type fc from 'fast-check';
+
+/** A HiCache command over the two-tier model. */
+export type HiCommand = fc.Command<HiModel, HiReal>;
+
+/** The first `tokens` tokens of shared prefix `prefix` (what earlier admissions cached). */
+function sharedPrompt(prefix: number, tokens: number): number[] {
+  return Array.from({ length: tokens }, (_, pos) => sharedToken(prefix, pos));
+}
+
+/** A lookup of a shared prefix with no request behind it: hits that trigger write-through. */
+export class HitCommand implements HiCommand {
+  constructor(
+    readonly prefix: number,
+    readonly tokens: number,
+  ) {}
+
+  check(): boolean {
+    return true;
+  }
+
+  run(m: HiModel, r: HiReal): void {
+    hiCacheOf(r).matchPrefix(sharedPrompt(this.prefix, this.tokens), null);
+    afterPrefixCommand(m, r, this.toString());
+  }
+
+  toString(): string {
+    return `hit(${this.prefix}, ${this.tokens})`;
+  }
+}
+
+/** Host eviction. */
+export class EvictHostCommand implements HiCommand {
+  constructor(readonly tokens: number) {}
+
+  check(): boolean {
+    return true;
+  }
+
+  run(m: HiModel, r: HiReal): void {
+    hiCacheOf(r).evictHost(this.tokens);
+    afterPrefixCommand(m, r, this.toString());
+  }
+
+  toString(): string {
+    return `evictHost(${this.tokens})`;
+  }
+}
+
+/** Load-back of the host-only part of a shared prefix, under a memory quota. */
+export class LoadBackCommand implements HiCommand {
+  constructor(
+    readonly prefix: number,
+    readonly tokens: number,
+    readonly quotaTokens: number,
+  ) {}
+
+  check(): boolean {
+    return true;
+  }
+
+  run(m: HiModel, r: HiReal): void {
+    const cache = hiCacheOf(r);
+    const found = cache.matchHost(sharedPrompt(this.prefix, this.tokens), null);
+    if (found.hostHitLength > 0) cache.loadBack(found.lastHostNode, this.quotaTokens);
+    afterPrefixCommand(m, r, this.toString());
+  }
+
+  toString(): string {
+    return `loadBack(${this.prefix}, ${this.tokens}, ${this.quotaTokens})`;
+  }
+}
+
+/** A copy in flight completes — any of them, in any order. */
+export class AckCommand implements HiCommand {
+  constructor(readonly pick: number) {}
+
+  check(): boolean {
+    return true;
+  }
+
+  run(m: HiModel, r: HiReal): void {
+    const cache = hiCacheOf(r);
+    const pending = cache.pendingCopies();
+    const copy = pending[this.pick % Math.max(1, pending.length)];
+    if (copy !== undefined) {
+      cache.ack(copy.id);
+      m.copySources.delete(copy.id);
+    }
+    afterPrefixCommand(m, r, this.toString());
+  }
+
+  toString(): string {
+    return `ack(${this.pick})`;
+  }
+}
+
+/** Everything cleared: device pool, host pool, tree, rows; copies in flight forgotten. */
+export class ClearAllCommand implements HiCommand {
+  check(): boolean {
+    return true;
+  }
+
+  run(m: HiModel, r: HiReal): void {
+    r.recorder.clear();
+    hiCacheOf(r).clearAll();
+    r.reqToToken.clear();
+    m.live = [];
+    m.extraLocks = [];
+    m.copySources.clear();
+    afterPrefixCommand(m, r, this.toString());
+  }
+
+  toString(): string {
+    return 'clearAll()';
+  }
+}
+
+/** With `slot_used` checks on, giving back a host slot nobody holds must be refused, changing nothing. */
+export class HostDoubleFreeCommand implements HiCommand {
+  constructor(readonly n: number) {}
+
+  check(m: Readonly<HiModel>): boolean {
+    return m.geometry.hostChecks && m.hostLedger.freePageCount > 0;
+  }
+
+  run(m: HiModel, r: HiReal): void {
+    const op = this.toString();
+    const free: number[] = [];
+    for (let slot = 0; slot < m.hostSizeExpected; slot++) if (m.hostLedger.holderOf(slot + 1) < 0) free.push(slot);
+    const slot = free[this.n % free.length] as number;
+    const before = r.hostPool.availableSize();
+    let threw = false;
+    try {
+      r.hostPool.inner.free([slot]);
+    } catch {
+      threw = true;
+    }
+    if (!threw) throw new LedgerViolation('accepted-bad-input', `${op}: the host pool accepted a free of slot ${slot}, which is not allocated`);
+    if (r.hostPool.availableSize() !== before) throw new LedgerViolation('rejected-changed-state', `${op} was refused but host availableSize went ${before} → ${r.hostPool.availableSize()}`);
+    afterPrefixCommand(m, r, op);
+  }
+
+  toString(): string {
+    return `hostDoubleFree(${this.n})`;
+  }
+}

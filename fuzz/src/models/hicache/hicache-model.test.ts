@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { burst } from '../prefix-cache/prefix-program.js';
+import type { HiCacheGeometry } from './hicache-geometry.js';
+import { ack, evictHost, hit, loadBack, parseTwoTierProgram } from './hicache-program.js';
+import { formatTwoTierFailure, runTwoTierModel, runTwoTierProgram } from './run-hicache-model.js';
+import { evict } from '../prefix-cache/prefix-program.js';
+
+function expectClean(report: ReturnType<typeof runTwoTierModel>): void {
+  expect(report.failed, formatTwoTierFailure(report)).toBe(false);
+}
+
+describe('host-pool:model', () => {
+  it('holds for the reference over random geometries, write policies and lifecycles', () => {
+    const report = runTwoTierModel({ numRuns: 500 });
+    expectClean(report);
+    expect(report.runs).toBe(500);
+  });
+
+  it.each([
+    ['write-back', { writePolicy: 'write_back' }],
+    ['write-through-selective', { writePolicy: 'write_through_selective' }],
+    ['a one-page host pool', { hostPages: 1 }],
+    ['the production DCP geometry (64 × 8)', { kernelPageSize: 64, dcpSize: 8 }],
+  ] as const)('holds with %s', (_name, geometry: Partial<HiCacheGeometry>) => {
+    expectClean(runTwoTierModel({ numRuns: 150, geometry }));
+  });
+
+  it('runs a pasted two-tier program: cache, write through, evict to host, load back, ack', () => {
+    const g: HiCacheGeometry = {
+      kernelPageSize: 2, dcpSize: 2, poolPages: 16, rowCount: 4, needSort: false, checks: true, finishPath: 'unified', evictionPolicy: 'lru', groupedFinish: false,
+      hostPages: 16, writePolicy: 'write_through', hostChecks: true,
+    };
+    const m = runTwoTierProgram(g, [
+      burst({ prefix: 0, shared: 16, own: 1, extraKey: null }, 1, { cap: 'none', n: 0 }),
+      hit(0, 16),
+      ack(0),
+      evict(64),
+      loadBack(0, 16, 64),
+      ack(0),
+      hit(0, 16),
+      evictHost(64),
+    ]);
+    expect(m.executed).toBe(8);
+  });
+
+  it('parses printed programs back into the same commands', () => {
+    const lines = ['hit(1, 8)', 'loadBack(0, 16, 40)', 'ack(3)', 'clearAll()', 'hostDoubleFree(5)', "admit({ prefix: 1, shared: 8, own: 2, extraKey: null })"];
+    expect(parseTwoTierProgram(lines).map(String)).toEqual(lines);
+  });
+});

@@ -1,0 +1,98 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import { HostSlotPool } from './host-slot-pool.js';
+import type { HostSlotPoolInspection } from './types.js';
+
+// Random geometry, random traffic of valid calls, checked against a model kept outside the pool:
+// the set of held slots. Outputs are unique, never held, page multiples; availableSize is exact;
+// null comes exactly when the request exceeds what is available; the slots handed out are the
+// ones the engine's rule picks from the free list (then the pending chunks, when short); the
+// pool's invariants hold after every call; giving everything back returns the pool to full.
+const kGeometry = fc
+  .record({
+    kernelPageSize: fc.integer({ min: 1, max: 4 }),
+    dcpSize: fc.constantFrom(1, 2, 4),
+    pagesRequested: fc.integer({ min: 0, max: 10 }),
+    extraTokens: fc.nat(15),
+    checks: fc.boolean(),
+  })
+  .map(({ kernelPageSize, dcpSize, pagesRequested, extraTokens, checks }) => {
+    const pageSize = kernelPageSize * dcpSize;
+    return { sizeTokens: Math.max(1, pagesRequested * pageSize + (extraTokens % pageSize)), pageSize, dcpSize, checks };
+  });
+
+// alloc: `pages` pages. free: part of a held block, [from, to) of it by fractions, so frees split
+// pages and the free list loses its page structure too.
+const kOp = fc.oneof(
+  fc.record({ kind: fc.constant('alloc' as const), pages: fc.nat(4) }),
+  fc.record({ kind: fc.constant('free' as const), pick: fc.nat(), from: fc.nat(8), to: fc.nat(8) }),
+);
+
+/** The engine's choice, computed from a copy of the lists: the first whole-page run of n consecutive ids, else the first n. */
+function expectedTake(lists: HostSlotPoolInspection, n: number, pageSize: number): number[] {
+  const free = Array.from(lists.free);
+  const list = n > free.length ? [...free, ...lists.pending.flatMap((chunk) => Array.from(chunk))] : free;
+  for (let start = 0; start + n <= list.length; start += pageSize) {
+    const first = list[start] as number;
+    if (first % pageSize !== 0) continue;
+    let run = true;
+    for (let i = 1; i < n && run; i++) run = list[start + i] === first + i;
+    if (run) return list.slice(start, start + n);
+  }
+  return list.slice(0, n);
+}
+
+describe('host-pool:slot-pool,properties', () => {
+  test.prop([kGeometry, fc.array(kOp, { maxLength: 40 })])('alloc/free traffic keeps the model and the invariants', (config, ops) => {
+    const pool = new HostSlotPool(config);
+    const ps = config.pageSize;
+    const held = new Set<number>();
+    const blocks: number[][] = [];
+    for (const op of ops) {
+      if (op.kind === 'alloc') {
+        const n = op.pages * ps;
+        const lists = pool.inspect();
+        const got = pool.alloc(n);
+        if (n > pool.size - held.size) {
+          expect(got).toBeNull();
+          expect(pool.inspect()).toEqual(lists);
+        } else {
+          const slots = Array.from(got ?? []);
+          expect(slots).toHaveLength(n);
+          expect(slots.length % ps).toBe(0);
+          expect(new Set(slots).size).toBe(n);
+          for (const slot of slots) {
+            expect(slot).toBeGreaterThanOrEqual(0);
+            expect(slot).toBeLessThan(pool.size);
+            expect(held.has(slot)).toBe(false);
+            held.add(slot);
+          }
+          expect(slots).toEqual(expectedTake(lists, n, ps));
+          if (n > 0) blocks.push(slots);
+        }
+      } else {
+        if (blocks.length === 0) continue;
+        const index = op.pick % blocks.length;
+        const block = blocks[index] as number[];
+        const a = Math.floor((op.from * block.length) / 8);
+        const b = Math.floor((op.to * block.length) / 8);
+        const [from, to] = a <= b ? [a, b] : [b, a];
+        const part = block.slice(from, to);
+        const freeBefore = pool.inspect().free;
+        expect(pool.free(part)).toBe(part.length);
+        expect(pool.inspect().free).toEqual(freeBefore);
+        for (const slot of part) held.delete(slot);
+        const rest = [...block.slice(0, from), ...block.slice(to)];
+        if (rest.length > 0) blocks[index] = rest;
+        else blocks.splice(index, 1);
+      }
+      expect(pool.availableSize()).toBe(pool.size - held.size);
+      pool.verifyInvariants();
+    }
+    for (const block of blocks) pool.free(Int32Array.from(block));
+    expect(pool.availableSize()).toBe(pool.size);
+    pool.verifyInvariants();
+    const all = Array.from(pool.alloc(pool.size) ?? []).sort((x, y) => x - y);
+    expect(all).toEqual(Array.from({ length: pool.size }, (_, slot) => slot));
+  });
+});

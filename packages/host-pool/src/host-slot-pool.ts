@@ -1,0 +1,312 @@
+import { ArgumentError, divExact, divFloor, SlotRangeError } from '@kvfuzz/allocator-core';
+import { kSlotEndMax, resolveHostSlotPoolConfig } from './config.js';
+import { HostDoubleAllocError, HostDoubleFreeError } from './errors.js';
+import { assert } from './internal/assert.js';
+import { ReleaseList } from './internal/release-list.js';
+import { SlotList } from './internal/slot-list.js';
+import type { HostPool, HostSlotPoolConfig, HostSlotPoolInspection, ResolvedHostSlotPoolConfig } from './types.js';
+
+const kStampMax = 0x7fffffff;
+
+/**
+ * The host (L2) slot pool of SGLang's HiCache: the latest `HostKVCache` bookkeeping, with the
+ * engine's `slot_used` checks, its lazy release list and its contiguous-run preference.
+ *
+ * Units: every size and index is in logical slots, numbered from 0 (no reserved slot). Without
+ * DCP a logical slot is a host token slot; under DCP (`dcpSize` D > 1) logical slot `i` is
+ * physical row `i / D` (rounded down) on rank `i % D`, and {@link HostSlotPool.physicalRows}
+ * translates a batch for one rank.
+ *
+ * Invariants (checked by {@link HostSlotPool.verifyInvariants} at quiet points):
+ * 1. the free list and the pending chunks hold each slot at most once between them, every one in
+ *    `[0, size)`, and `availableSize()` is their total length;
+ * 2. with checks on, `slotUsed[s] = 1` exactly when slot `s` is in neither, so the number of used
+ *    slots is `size − availableSize()`;
+ * 3. `free` never touches the free list: given-back chunks wait, in release order, until an
+ *    `alloc` finds the free list short and appends them to its back;
+ * 4. `alloc(n)` hands out the first run of whole pages with consecutive ids if the list has one,
+ *    else its first `n` entries, and keeps the order of what stays.
+ *
+ * Methods are protected rather than private so that `fuzz/mutants` can plant a bug in one step
+ * by overriding one of them (the sizing rule, the run search, the used check on alloc or on free).
+ */
+export class HostSlotPool implements HostPool {
+  readonly config: ResolvedHostSlotPoolConfig;
+  /** Logical slots in the pool, `pageCount × pageSize`: slot ids `0 .. size − 1`. */
+  readonly size: number;
+  /** The host page in logical slots (under DCP the widened page); `alloc` takes multiples of it. */
+  readonly pageSize: number;
+  /** Host pages in the pool: the requested size rounded down to whole pages, plus one. */
+  readonly pageCount: number;
+  /** DCP world size (1 without DCP). */
+  readonly dcpSize: number;
+  /** The physical (kernel) page in rows per rank: `pageSize / dcpSize`. */
+  readonly physicalPageSize: number;
+  /** Physical rows per rank: `size / dcpSize`. */
+  readonly physicalSize: number;
+  /** The engine's `logical_size`: the same as {@link HostSlotPool.size}, named for DCP callers. */
+  readonly logicalSize: number;
+  protected readonly checks: boolean;
+
+  // freeSlots: the free list, handed out from the front; after reuse its order is the history's.
+  protected readonly freeSlots: SlotList;
+  // pending: chunks given back by free(), in release order, not yet in the free list.
+  protected readonly pending: ReleaseList;
+  // slotUsed[s]: 1 while slot s is allocated, 0 otherwise (the engine's slot_used); null when checks are off.
+  protected readonly slotUsed: Uint8Array | null;
+  // seen[s] === seenStamp marks slot s as met in the current call, so duplicates are found without
+  // clearing an array per call; null when checks are off.
+  protected readonly seen: Int32Array | null;
+  protected seenStamp = 0;
+
+  /** @throws ConfigError naming the bad value (see {@link resolveHostSlotPoolConfig}). */
+  constructor(config: HostSlotPoolConfig) {
+    this.config = resolveHostSlotPoolConfig(config);
+    this.pageSize = this.config.pageSize;
+    this.dcpSize = this.config.dcpSize;
+    this.checks = this.config.checks;
+    this.pageCount = this.pageCountFor(this.config.sizeTokens, this.pageSize);
+    this.size = this.pageCount * this.pageSize;
+    assert(Number.isInteger(this.pageCount), `pageCount ${this.pageCount} is not an integer`);
+    assert(this.pageCount >= 0, `pageCount ${this.pageCount} is negative`);
+    assert(this.size <= kSlotEndMax, `size ${this.size} exceeds ${kSlotEndMax}: slot ids would not be exact`);
+    this.physicalPageSize = this.config.physicalPageSize;
+    this.physicalSize = divExact(this.size, this.dcpSize);
+    this.logicalSize = this.size;
+    this.freeSlots = new SlotList(this.size);
+    this.pending = new ReleaseList(this.size);
+    this.slotUsed = this.checks ? new Uint8Array(this.size) : null;
+    this.seen = this.checks ? new Int32Array(this.size) : null;
+    this.clear();
+  }
+
+  /** Slots that can be handed out now: the free list plus the pending chunks. */
+  availableSize(): number {
+    return this.freeSlots.count + this.pending.count;
+  }
+
+  /**
+   * `n` slots. When the free list is shorter than `n`, the pending chunks are appended to its back
+   * first (in release order). Then the first run of whole pages with consecutive ids is taken if
+   * there is one, else the first `n` entries.
+   *
+   * @param n - slots wanted; a multiple of the page size (logical slots).
+   * @returns the slots, or `null` when `n > availableSize()` (nothing changes then); an empty
+   *   array for 0.
+   * @throws ArgumentError when `n` is negative, not an integer, or not a page multiple ("The
+   *   requested size should be a multiple of the page size.").
+   * @throws HostDoubleAllocError (checks on) naming the slots about to be handed out that are
+   *   already allocated, before anything changes.
+   */
+  alloc(n: number): Int32Array | null {
+    if (!Number.isInteger(n) || n < 0) throw new ArgumentError(`alloc size ${String(n)} is not a non-negative integer`);
+    if (n % this.pageSize !== 0) {
+      throw new ArgumentError(`The requested size should be a multiple of the page size. Got alloc size ${n}, page size ${this.pageSize}.`);
+    }
+    if (n === 0) return new Int32Array(0);
+    if (n > this.availableSize()) return null;
+    const merge = n > this.freeSlots.count;
+    const listLength = merge ? this.availableSize() : this.freeSlots.count;
+    const start = this.findRunStart(n, listLength);
+    assert(Number.isInteger(start), `run start ${start} is not an integer`);
+    assert(start >= 0 && start + n <= listLength, `run [${start}, ${start + n}) lies outside the list of ${listLength}`);
+    if (this.checks) this.checkHandOut(start, n);
+    if (merge) this.mergePending();
+    const out = new Int32Array(n);
+    this.freeSlots.takeRange(start, n, out);
+    const used = this.slotUsed;
+    if (used !== null) for (let i = 0; i < n; i++) used[out[i] as number] = 1;
+    return out;
+  }
+
+  /**
+   * Gives slots back. The chunk (copied) waits in the release list; the free list is untouched.
+   * There is no page-alignment rule on free.
+   *
+   * @param indices - logical slots, each allocated once per naming.
+   * @returns how many slots were given back: `indices.length` (0 for an empty call, which records nothing).
+   * @throws SlotRangeError (checks on) naming the slots outside `[0, size)` or not integers.
+   * @throws HostDoubleFreeError (checks on) naming every slot that is not allocated, counting a
+   *   slot named twice in the call as freed twice; before anything changes.
+   */
+  free(indices: ArrayLike<number>): number {
+    const n = indices.length;
+    if (n === 0) return 0;
+    if (this.checks) {
+      this.checkSlots(indices);
+      this.checkHeld(indices);
+    }
+    const used = this.slotUsed;
+    if (used !== null) for (let i = 0; i < n; i++) used[indices[i] as number] = 0;
+    this.pending.push(indices);
+    if (used !== null) assert(this.availableSize() <= this.size, `${this.availableSize()} slots available of ${this.size}: a slot was given back twice`);
+    return n;
+  }
+
+  /** Every slot free (`0 .. size − 1` in order), nothing pending, nothing used. */
+  clear(): void {
+    this.freeSlots.fillAscending(this.size);
+    this.pending.clear();
+    if (this.slotUsed !== null) this.slotUsed.fill(0);
+  }
+
+  /**
+   * The engine's DCP kernel translation for one rank: keeps the logical slots with
+   * `slot % dcpSize == rank`, in order, as physical rows `slot / dcpSize` (rounded down).
+   *
+   * @param indices - logical slots: runs of whole widened pages.
+   * @param rank - the rank, in `[0, dcpSize)`.
+   * @returns the rank's physical rows.
+   * @throws ArgumentError for a bad rank, or when the rank's share is not exactly
+   *   `indices.length / dcpSize` (a length that is not a multiple of `dcpSize`, or residue classes
+   *   not equally represented): "HiCache DCP translation expects runs of whole widened pages".
+   * @throws SlotRangeError naming the slots outside `[0, size)` or not integers.
+   */
+  physicalRows(indices: ArrayLike<number>, rank: number): Int32Array {
+    const d = this.dcpSize;
+    if (!Number.isInteger(rank) || rank < 0 || rank >= d) throw new ArgumentError(`rank ${String(rank)} is outside [0, ${d})`);
+    this.checkSlots(indices);
+    const n = indices.length;
+    let owned = 0;
+    for (let i = 0; i < n; i++) if ((indices[i] as number) % d === rank) owned++;
+    if (owned * d !== n) {
+      throw new ArgumentError(
+        `HiCache DCP translation expects runs of whole widened pages (every residue class equally represented); ` +
+          `got ${n} logical slots -> ${owned} owned rows on rank ${rank} with dcp_size=${d}.`,
+      );
+    }
+    const rows = new Int32Array(owned);
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      const slot = indices[i] as number;
+      if (slot % d === rank) rows[k++] = divFloor(slot, d);
+    }
+    return rows;
+  }
+
+  /** The free list and the pending chunks, as copies (for tests and exact comparison). */
+  inspect(): HostSlotPoolInspection {
+    return { free: this.freeSlots.toArray(), pending: this.pending.chunks() };
+  }
+
+  /**
+   * Whole-structure check for quiet points (after a model command, at drain); O(size).
+   *
+   * @throws InvariantError naming the first broken invariant.
+   */
+  verifyInvariants(): void {
+    const listed = new Uint8Array(this.size);
+    const mark = (slot: number, list: string): void => {
+      assert(slot >= 0 && slot < this.size, `${list} holds slot ${slot}, outside [0, ${this.size})`);
+      assert(listed[slot] === 0, `slot ${slot} appears twice in the free list and the pending chunks`);
+      listed[slot] = 1;
+    };
+    for (let i = 0; i < this.freeSlots.count; i++) mark(this.freeSlots.at(i), 'the free list');
+    for (let i = 0; i < this.pending.count; i++) mark(this.pending.slots[i] as number, 'the pending chunks');
+    if (this.slotUsed === null) return;
+    let usedCount = 0;
+    for (let slot = 0; slot < this.size; slot++) {
+      const used = this.slotUsed[slot] as number;
+      assert(used === 0 || used === 1, `slotUsed[${slot}] is ${used}, not 0 or 1`);
+      assert(used === 0 || listed[slot] === 0, `slot ${slot} is allocated but sits in the free list or the pending chunks`);
+      usedCount += used;
+    }
+    assert(
+      usedCount === this.size - this.availableSize(),
+      `${usedCount} slots are used, but size ${this.size} − availableSize ${this.availableSize()} = ${this.size - this.availableSize()}`,
+    );
+  }
+
+  // ---- hooks a planted mutant overrides ------------------------------------------------------
+
+  /** The engine's sizing: `floor(sizeTokens / pageSize) + 1` pages, one extra even when aligned. */
+  protected pageCountFor(sizeTokens: number, pageSize: number): number {
+    return divFloor(sizeTokens, pageSize) + 1;
+  }
+
+  /**
+   * Where `alloc(n)` takes its slots from, as an offset into the first `listLength` entries of the
+   * free list followed by the pending chunks: the first run of `n` consecutive ids that starts on
+   * a page boundary of the list (an offset that is a multiple of the page size) with a
+   * page-aligned slot; 0 (first fit) when there is none.
+   */
+  protected findRunStart(n: number, listLength: number): number {
+    const ps = this.pageSize;
+    let runStart = -1;
+    let prev = -2;
+    for (let i = 0; i < listLength; i++) {
+      const slot = this.listEntry(i);
+      if (runStart >= 0 && slot === prev + 1) {
+        prev = slot;
+        if (i - runStart + 1 === n) return runStart;
+        continue;
+      }
+      // A run starts only at a whole page: a page boundary of the list holding a page-aligned slot.
+      runStart = i % ps === 0 && slot % ps === 0 ? i : -1;
+      prev = slot;
+      if (runStart >= 0 && n === 1) return runStart;
+    }
+    return 0;
+  }
+
+  /** Entries `[start, start + n)` must all be unused (and distinct) before they are handed out. */
+  protected checkHandOut(start: number, n: number): void {
+    const used = this.slotUsed as Uint8Array;
+    const seen = this.seen as Int32Array;
+    const stamp = this.nextStamp();
+    let bad: number[] | null = null;
+    for (let i = start; i < start + n; i++) {
+      const slot = this.listEntry(i);
+      if (used[slot] !== 0 || seen[slot] === stamp) (bad ??= []).push(slot);
+      seen[slot] = stamp;
+    }
+    if (bad !== null) throw new HostDoubleAllocError(bad);
+  }
+
+  /** Every naming must find its slot allocated; a slot named twice is freed twice. */
+  protected checkHeld(indices: ArrayLike<number>): void {
+    const used = this.slotUsed as Uint8Array;
+    const seen = this.seen as Int32Array;
+    const stamp = this.nextStamp();
+    let bad: number[] | null = null;
+    for (let i = 0; i < indices.length; i++) {
+      const slot = indices[i] as number;
+      if (used[slot] !== 1 || seen[slot] === stamp) (bad ??= []).push(slot);
+      seen[slot] = stamp;
+    }
+    if (bad !== null) throw new HostDoubleFreeError(bad);
+  }
+
+  // ---- shared mechanics ------------------------------------------------------------------------
+
+  /** Entry `i` of the free list followed by the pending chunks, without merging them. */
+  protected listEntry(i: number): number {
+    const free = this.freeSlots;
+    return i < free.count ? free.at(i) : (this.pending.slots[i - free.count] as number);
+  }
+
+  /** The pending chunks go to the back of the free list, in release order. */
+  protected mergePending(): void {
+    if (this.pending.count === 0) return;
+    this.freeSlots.append(this.pending.slots, 0, this.pending.count);
+    this.pending.clear();
+  }
+
+  /** Every slot must be an integer in `[0, size)`. */
+  protected checkSlots(indices: ArrayLike<number>): void {
+    let bad: number[] | null = null;
+    for (let i = 0; i < indices.length; i++) {
+      const slot = indices[i] as number;
+      if (!Number.isInteger(slot) || slot < 0 || slot >= this.size) (bad ??= []).push(slot);
+    }
+    if (bad !== null) throw new SlotRangeError(bad, this.size);
+  }
+
+  private nextStamp(): number {
+    if (this.seenStamp === kStampMax) {
+      (this.seen as Int32Array).fill(0);
+      this.seenStamp = 0;
+    }
+    return ++this.seenStamp;
+  }
+}

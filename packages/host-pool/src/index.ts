@@ -1,0 +1,10 @@
+export type { HostPool, HostPoolProvider, HostSlotPoolConfig, HostSlotPoolInspection, ResolvedHostSlotPoolConfig } from './types.js';
+export { HostDoubleAllocError, HostDoubleFreeError } from './errors.js';
+export { kHostPageSizeMax, kHostSizeTokensMax, kSlotEndMax, resolveHostSlotPoolConfig } from './config.js';
+export { HostSlotPool } from './host-slot-pool.js';
+export { hostSlotPoolProvider } from './host-slot-pool-provider.js';
+export type { CopyOp, HostSlots } from './hicache-controller.js';
+export { HiCacheController } from './hicache-controller.js';
+export { HiRadixTree } from './hi-radix-tree.js';
+export type { HiRadixCacheConfig, HostMatch, WritePolicy } from './hi-radix-cache.js';
+export { HiRadixCache, kLoadBackThresholdTokens, kWritePolicies } from './hi-radix-cache.js';

@@ -1,0 +1,21 @@
+import { HostSlotPool } from '../host-slot-pool.js';
+
+/**
+ * A {@link HostSlotPool} that tests can look into and corrupt on purpose: the used slots, and a
+ * slot pushed back onto the head of the free list (the engine test's way to provoke a double
+ * allocation).
+ */
+export class ProbedHostSlotPool extends HostSlotPool {
+  /** The slots whose `slotUsed` flag is set, ascending; `null` when checks are off. */
+  usedSlots(): number[] | null {
+    if (this.slotUsed === null) return null;
+    const slots: number[] = [];
+    for (let slot = 0; slot < this.size; slot++) if (this.slotUsed[slot] === 1) slots.push(slot);
+    return slots;
+  }
+
+  /** Puts `slot` at the head of the free list without touching `slotUsed`. */
+  pushFront(slot: number): void {
+    this.freeSlots.prepend(Int32Array.of(slot), 0, 1);
+  }
+}
