@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadModuleProvider } from '../src/validate/module-provider.js';
-import { validateProvider } from '../src/validate/validate-provider.js';
+import { validateHostPoolProvider, validateProvider } from '../src/validate/validate-provider.js';
+import { HostPoolFirstFit, HostPoolNoExtraPage, HostPoolUnchecked } from '../mutants/host-pool/host-mutants.js';
+import type { HostSlotPoolConfig } from '@kvfuzz/host-pool';
 import { findAllocatorMutant } from '../mutants/allocator/catalogue.js';
 import { runCli } from './support/run-cli.js';
 
@@ -90,12 +92,32 @@ describe('fuzz:cli,validate', () => {
     expect(r.stdout).toMatch(/the provider failed \(exit 2\)/);
   });
 
+  it('passes the reference host pool and the Python host pool (--pool host), module and --cmd', () => {
+    const ref = validate('--pool', 'host', 'examples/reference-host-pool.ts', '--mode', 'exact', '--time', '2');
+    expect(ref.status, ref.stderr).toBe(0);
+    expect(ref.stdout).toMatch(/^reference: no violation — \d+ runs, \d+ commands in [\d.]+s \(seed \d+, host pool, exact mode/m);
+    const py = validate('--pool', 'host', '--cmd', `python3 ${kFuzzDir}examples/host_pool.py`, '--time', '3');
+    expect(py.status, py.stdout + py.stderr).toBe(0);
+    expect(py.stdout).toMatch(/^host-fifo-python: no violation/m);
+  });
+
+  it.each([
+    ['host-pool-unchecked (§11.31)', (c: HostSlotPoolConfig) => new HostPoolUnchecked(c), 'contract'],
+    ['host-pool-first-fit (§11.32)', (c: HostSlotPoolConfig) => new HostPoolFirstFit(c), 'exact'],
+    ['host-pool-no-extra-page (§11.33)', (c: HostSlotPoolConfig) => new HostPoolNoExtraPage(c), 'contract'],
+  ] as const)('kills the planted host pool bug %s within 10 s', (name, create, mode) => {
+    const result = validateHostPoolProvider({ name, create }, mode, { seed: (Math.random() * 0x7fffffff) | 0, numRuns: Number.MAX_SAFE_INTEGER, timeLimitMs: kDetectMsMax });
+    expect(result.verdict, result.text || 'survived').toBe('violation');
+    expect(result.report.detectMs ?? Infinity).toBeLessThan(kDetectMsMax);
+  });
+
   it.each([
     [[], /no PROVIDER given/],
     [['a.ts', 'b.ts'], /one PROVIDER expected, got 2/],
     [['a.ts', '--cmd', 'x'], /either PROVIDER or --cmd/],
     [['a.ts', '--mode', 'fuzzy'], /--mode fuzzy is not contract or exact/],
     [['a.ts', '--time', '0'], /--time 0 is not a number in/],
+    [['a.ts', '--pool', 'gpu'], /--pool gpu is not allocator or host/],
   ])('exits 2 on bad usage %j', (args, message) => {
     const r = validate(...args);
     expect(r.status).toBe(2);

@@ -8,9 +8,10 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AllocatorProvider } from '@kvfuzz/allocator-core';
 import { isProviderFault } from '../provider-fault.js';
-import { loadModuleProvider } from '../validate/module-provider.js';
+import { loadModuleExport } from '../validate/module-provider.js';
 import { startProcessProvider, type ProcessProvider } from '../validate/process-provider.js';
-import { validateProvider } from '../validate/validate-provider.js';
+import { validateHostPoolProvider, validateProvider } from '../validate/validate-provider.js';
+import type { HostPoolProvider } from '@kvfuzz/host-pool';
 import { ProgressLine } from './progress-line.js';
 import { UsageError } from './usage-error.js';
 
@@ -27,6 +28,8 @@ implementing the PageAllocator contract. --cmd runs a program that speaks the JS
 protocol of fuzz/PROTOCOL.md (kvfuzz-allocator/1) on stdin/stdout.
 
 Options:
+  --pool KIND          allocator (default): a PageAllocator provider; host: a host (L2) slot
+                       pool provider, { name, create(config) } returning a HostPool
   --mode MODE          contract (default): any page choice that keeps the contract;
                        exact: also the reference's page ids and order (drop-in ports)
   --time SECONDS       time budget (default ${kTimeSecondsDefault})
@@ -39,6 +42,7 @@ Exit status: 0 no violation within the budget, 1 a violation, 2 bad usage or a p
 could not be loaded, broke the protocol, hung or crashed.`;
 
 interface ValidateOptions {
+  readonly pool: 'allocator' | 'host';
   readonly provider: { readonly kind: 'module'; readonly path: string } | { readonly kind: 'cmd'; readonly command: string };
   readonly mode: 'contract' | 'exact';
   readonly timeSeconds: number;
@@ -62,6 +66,7 @@ function parseCli(argv: readonly string[]): ValidateOptions | 'help' {
       options: {
         cmd: { type: 'string' },
         mode: { type: 'string', default: 'contract' },
+        pool: { type: 'string', default: 'allocator' },
         time: { type: 'string' },
         seed: { type: 'string' },
         'call-timeout': { type: 'string' },
@@ -81,9 +86,11 @@ function parseCli(argv: readonly string[]): ValidateOptions | 'help' {
   if (v.cmd === undefined && positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'no PROVIDER given (a module path, or --cmd "COMMAND")' : `one PROVIDER expected, got ${positionals.length}`);
   if (v.cmd !== undefined && v.cmd.trim() === '') throw new UsageError('--cmd is empty');
   if (v.mode !== 'contract' && v.mode !== 'exact') throw new UsageError(`--mode ${v.mode} is not contract or exact`);
+  if (v.pool !== 'allocator' && v.pool !== 'host') throw new UsageError(`--pool ${v.pool} is not allocator or host`);
   const seed = v.seed === undefined ? (Math.random() * 0x7fffffff) | 0 : Number(v.seed);
   if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed ${v.seed} is not an integer`);
   return {
+    pool: v.pool,
     provider: v.cmd !== undefined ? { kind: 'cmd', command: v.cmd } : { kind: 'module', path: positionals[0] as string },
     mode: v.mode,
     timeSeconds: positive('--time', v.time, kTimeSecondsDefault, kTimeSecondsMax),
@@ -107,11 +114,14 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const baseDir = process.env['INIT_CWD'] ?? process.cwd();
-  let provider: AllocatorProvider;
+  let provider: AllocatorProvider | HostPoolProvider;
   let processProvider: ProcessProvider | null = null;
   try {
-    if (options.provider.kind === 'module') provider = await loadModuleProvider(options.provider.path, baseDir);
-    else provider = processProvider = startProcessProvider(options.provider.command, options.callTimeoutMs);
+    if (options.provider.kind === 'module') provider = (await loadModuleExport(options.provider.path, baseDir)) as AllocatorProvider | HostPoolProvider;
+    else {
+      processProvider = startProcessProvider(options.provider.command, options.callTimeoutMs);
+      provider = options.pool === 'host' ? processProvider.host : processProvider;
+    }
   } catch (error) {
     if (!isProviderFault(error)) throw error;
     process.stderr.write(`pnpm validate: the provider could not be loaded: ${error.message}\n`);
@@ -121,7 +131,8 @@ async function main(argv: readonly string[]): Promise<number> {
   const started = Date.now();
   let runs = 0;
   let commands = 0;
-  const result = validateProvider(provider, options.mode, {
+  const validate = options.pool === 'host' ? (p: typeof provider, mode: 'contract' | 'exact', o: Parameters<typeof validateProvider>[2]) => validateHostPoolProvider(p as HostPoolProvider, mode, o) : (p: typeof provider, mode: 'contract' | 'exact', o: Parameters<typeof validateProvider>[2]) => validateProvider(p as AllocatorProvider, mode, o);
+  const result = validate(provider, options.mode, {
     seed: options.seed,
     numRuns: Number.MAX_SAFE_INTEGER,
     timeLimitMs: options.timeSeconds * 1000,
@@ -137,6 +148,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (options.json !== null) {
     const json = {
       kvfuzz: 'validate/1',
+      pool: options.pool,
       provider: result.provider,
       mode: result.mode,
       verdict: result.verdict,
@@ -149,7 +161,7 @@ async function main(argv: readonly string[]): Promise<number> {
     };
     writeFileSync(resolve(baseDir, options.json), `${JSON.stringify(json, null, 2)}\n`);
   }
-  const tried = `${report.runs} runs, ${report.commands} commands in ${(report.elapsedMs / 1000).toFixed(1)}s (seed ${report.seed}, ${result.mode} mode, checks on and off, bad input included)`;
+  const tried = `${report.runs} runs, ${report.commands} commands in ${(report.elapsedMs / 1000).toFixed(1)}s (seed ${report.seed}, ${options.pool === 'host' ? 'host pool, ' : ''}${result.mode} mode, checks on and off, bad input included)`;
   if (result.verdict === 'pass') {
     process.stdout.write(`${provider.name}: no violation — ${tried}\n`);
     return 0;

@@ -14,6 +14,11 @@ const kModuleExtensions = ['.js', '.mjs', '.ts', '.mts'];
  * @throws ProviderFault when the file is missing, has another extension, fails to load, or has no such default export.
  */
 export async function loadModuleProvider(path: string, baseDir: string): Promise<AllocatorProvider> {
+  return (await loadModuleExport(path, baseDir)) as AllocatorProvider;
+}
+
+/** The same check for any `{ name, create }` provider (allocators and host pools alike). */
+export async function loadModuleExport(path: string, baseDir: string): Promise<{ readonly name: string; create(config: never): unknown }> {
   const file = isAbsolute(path) ? path : resolve(baseDir, path);
   if (!kModuleExtensions.some((ext) => file.endsWith(ext))) throw new ProviderFault(`${path}: a provider module must end in ${kModuleExtensions.join(', ')}`);
   if (!existsSync(file)) throw new ProviderFault(`${path}: no such file (looked at ${file})`);
@@ -27,5 +32,5 @@ export async function loadModuleProvider(path: string, baseDir: string): Promise
   if (typeof provider !== 'object' || provider === null || typeof provider.name !== 'string' || typeof provider.create !== 'function') {
     throw new ProviderFault(`${path}: the default export must be { name: string, create(config) }`);
   }
-  return provider as AllocatorProvider;
+  return provider as { readonly name: string; create(config: never): unknown };
 }

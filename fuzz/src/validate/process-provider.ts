@@ -1,4 +1,5 @@
 import type { AllocatorConfig, AllocatorProvider, DecodeBatch, ExtendBatch, FreeSegment, PageAllocator } from '@kvfuzz/allocator-core';
+import type { HostPool, HostPoolProvider, HostSlotPoolConfig } from '@kvfuzz/host-pool';
 import { ProviderFault } from '../provider-fault.js';
 import { ProcessBridge, type BridgeReply } from './process-bridge.js';
 
@@ -82,8 +83,45 @@ class ProcessAllocator implements PageAllocator {
   }
 }
 
+/** A host pool behind the protocol (`--pool host`, PROTOCOL.md "Host pools"). */
+class ProcessHostPool implements HostPool {
+  constructor(
+    private readonly bridge: ProcessBridge,
+    readonly size: number,
+    readonly pageSize: number,
+  ) {}
+
+  private send(request: { readonly op: string; readonly [field: string]: unknown }): BridgeReply {
+    const reply = this.bridge.call(request);
+    if (!reply.ok) throw new ProviderRejection(String(reply.error ?? `${request.op} failed`));
+    return reply;
+  }
+
+  availableSize(): number {
+    const value = this.send({ op: 'hostAvailableSize' }).value;
+    if (!Number.isInteger(value)) throw new ProviderFault(`the reply to hostAvailableSize has "value" ${String(value)}, not an integer`);
+    return value as number;
+  }
+
+  alloc(n: number): Int32Array | null {
+    return toInt32Array(this.send({ op: 'hostAlloc', n }).indices, 'hostAlloc');
+  }
+
+  free(indices: ArrayLike<number>): number {
+    const count = this.send({ op: 'hostFree', indices: Array.from(indices) }).count;
+    if (!Number.isInteger(count)) throw new ProviderFault(`the reply to hostFree has "count" ${String(count)}, not an integer`);
+    return count as number;
+  }
+
+  clear(): void {
+    this.send({ op: 'hostClear' });
+  }
+}
+
 /** A provider process behind the JSON-lines protocol, usable wherever a module provider is. */
 export interface ProcessProvider extends AllocatorProvider {
+  /** The same process as a host pool provider (`createHost`). */
+  readonly host: HostPoolProvider;
   close(): void;
 }
 
@@ -109,6 +147,16 @@ export function startProcessProvider(command: string, callTimeoutMs: number): Pr
       const { pageSize, numPages } = reply as { pageSize?: unknown; numPages?: unknown };
       if (!Number.isInteger(pageSize) || !Number.isInteger(numPages)) throw new ProviderFault(`the reply to create lacks integer pageSize and numPages: ${JSON.stringify(reply).slice(0, 200)}`);
       return new ProcessAllocator(bridge, pageSize as number, numPages as number);
+    },
+    host: {
+      name,
+      create(config: HostSlotPoolConfig): HostPool {
+        const reply = bridge.call({ op: 'createHost', config });
+        if (!reply.ok) throw new ProviderRejection(String(reply.error ?? 'createHost failed'));
+        const size = (reply as { size?: unknown }).size;
+        if (!Number.isInteger(size)) throw new ProviderFault(`the reply to createHost lacks an integer size: ${JSON.stringify(reply).slice(0, 200)}`);
+        return new ProcessHostPool(bridge, size as number, config.pageSize);
+      },
     },
     close(): void {
       try {
