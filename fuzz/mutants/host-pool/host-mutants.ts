@@ -28,7 +28,8 @@ export class WriteThroughUnlocked extends HiRadixCache {
 /** §11.30: host eviction removes a node that still has backed-up children: an orphaned host subtree. */
 class TreeEvictsHostParents extends HiRadixTree {
   protected override isHostEvictable(node: TreeNode): boolean {
-    return node.value === null && node.hostValue !== null && node.lockRef === 0;
+    // Children no longer matter; an already orphaned node is skipped (it is unreachable anyway).
+    return node.parent !== null && node.value === null && node.hostValue !== null && node.lockRef === 0;
   }
 
   protected override deleteLeaf(node: TreeNode): void {

@@ -50,7 +50,7 @@ export interface ModelSpec<G, M extends object, R> {
 function describeError(error: unknown): { errorName: string; message: string; rule: string } {
   if (error instanceof Error) {
     const e = error as Error & { rule?: string; code?: string };
-    return { errorName: e.name, message: e.message, rule: e.rule ?? e.code ?? e.name };
+    return { errorName: e.name, message: e.rule === undefined && e.code === undefined && e.stack !== undefined ? `${e.message}\n${e.stack.split("\n").slice(1, 4).join("\n")}` : e.message, rule: e.rule ?? e.code ?? e.name };
   }
   return { errorName: 'thrown', message: String(error), rule: 'thrown' };
 }
