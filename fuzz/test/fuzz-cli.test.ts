@@ -11,15 +11,16 @@ describe('fuzz:cli,fuzz', () => {
   it('runs a time-boxed campaign on two workers, prints the summary last, writes JSON and JUnit', () => {
     const json = tmp('campaign.json');
     const junit = tmp('campaign.xml');
-    const r = fuzz('--time', '2', '--seed', '42', '--workers', '2', '--json', json, '--junit', junit);
+    const r = fuzz('--time', '3', '--seed', '42', '--workers', '2', '--json', json, '--junit', junit);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n').at(-1)).toMatch(/^seed 42, shard 0\/1, 2 workers: \d+ runs, \d+ commands in [\d.]+s; 0 failures$/);
     expect(r.stdout).toMatch(/allocator\s+contract\s+\d+\s+\d+\s+\d+\s+0\s+ok/);
     expect(r.stdout).toMatch(/prefix-cache\s+contract\s+\d+\s+\d+\s+\d+\s+0\s+ok/);
+    expect(r.stdout).toMatch(/host-pool\s+contract\s+\d+\s+\d+\s+\d+\s+0\s+ok/);
     const report = JSON.parse(readFileSync(json, 'utf8')) as { seed: number; workers: number; targets: { target: string; runs: number; commandsPerSecond: number; failed: boolean }[] };
     expect(report.seed).toBe(42);
     expect(report.workers).toBe(2);
-    expect(report.targets.map((t) => t.target)).toEqual(['allocator', 'prefix-cache']);
+    expect(report.targets.map((t) => t.target)).toEqual(['allocator', 'prefix-cache', 'host-pool']);
     for (const t of report.targets) {
       expect(t.runs).toBeGreaterThan(0);
       expect(t.commandsPerSecond).toBeGreaterThan(0);
@@ -27,7 +28,7 @@ describe('fuzz:cli,fuzz', () => {
     }
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toMatch(/^<\?xml version="1.0"/);
-    expect(xml).toContain('<testsuites name="kvfuzz" tests="2" failures="0">');
+    expect(xml).toContain('<testsuites name="kvfuzz" tests="3" failures="0">');
     expect(xml).toContain('<property name="seed" value="42"/>');
   });
 
