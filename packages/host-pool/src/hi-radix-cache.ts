@@ -55,6 +55,7 @@ export class HiRadixCache extends RadixCache {
     }
     this.controller = new HiCacheController(config.allocator, config.host);
     this.hiTree.backUpForEviction = (node) => this.writeBackForEviction(node);
+    this.hiTree.freeHostCopy = (hostValue) => void this.controller.evictHost(hostValue);
   }
 
   get hiTree(): HiRadixTree {
@@ -100,20 +101,28 @@ export class HiRadixCache extends RadixCache {
       chain.unshift(ancestor);
     }
     const total = chain.reduce((n, c) => n + (c.hostValue as Int32Array).length, 0);
-    if (chain.length === 0 || total < this.loadBackThresholdTokens || total > memQuotaTokens) return null;
-    // The ancestor must survive the eviction a short device pool triggers below.
-    if (ancestor !== this.tree.root) this.tree.incLockRef(ancestor);
+    if (chain.length === 0 || total < this.loadBackThresholdTokens) return null;
+    // The ancestor must survive the eviction a short device pool triggers below; locking it takes
+    // its tokens out of what eviction may free, so the quota counts them (the engine's `delta`).
+    const delta = ancestor === this.tree.root ? 0 : this.tree.incLockRef(ancestor);
+    if (total > memQuotaTokens + delta) {
+      if (ancestor !== this.tree.root) this.tree.decLockRef(ancestor);
+      return null;
+    }
     const host = new Int32Array(total);
     let offset = 0;
     for (const c of chain) {
       host.set(c.hostValue as Int32Array, offset);
       offset += (c.hostValue as Int32Array).length;
     }
+    // Pinned, so that the host eviction a write-back inside the device eviction may run keeps them.
+    for (const c of chain) c.hostRefCounter += 1;
     let op = this.controller.load(host, node.id);
     if (op === null) {
       this.tree.evict(total);
       op = this.controller.load(host, node.id);
     }
+    for (const c of chain) c.hostRefCounter -= 1;
     if (ancestor !== this.tree.root) this.tree.decLockRef(ancestor);
     if (op === null) return null;
     offset = 0;
@@ -179,11 +188,13 @@ export class HiRadixCache extends RadixCache {
     this.copies.set(op.id, { node, locked: true });
   }
 
-  /** Write-back: an unbacked eviction victim is copied first, and the copy is waited for at once. */
+  /**
+   * Write-back: an unbacked eviction victim is copied first, and the copy is waited for at once.
+   * Unlike write-through it does not wait for the parent's backup (the engine skips that check
+   * when writing back): the parent is backed up in turn when it becomes a victim.
+   */
   private writeBackForEviction(node: TreeNode): boolean {
     if (this.writePolicy !== 'write_back') return false;
-    const parent = node.parent;
-    if (parent === null || (parent !== this.tree.root && parent.hostValue === null)) return false;
     const op = this.writeWithRetry(node);
     if (op === null) return false;
     node.hostValue = op.host;

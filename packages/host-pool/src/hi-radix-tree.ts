@@ -14,6 +14,8 @@ import { childKeyOf, evictionOrder, RadixTree, type RadixTreeConfig, type TreeNo
 export class HiRadixTree extends RadixTree {
   /** Called for an unbacked eviction victim; returns whether it is backed up now (write-back). */
   backUpForEviction: (node: TreeNode) => boolean = () => false;
+  /** Gives a host copy back (the cache routes it through the controller). */
+  freeHostCopy: (hostValue: Int32Array) => void = () => {};
 
   constructor(config: RadixTreeConfig) {
     super(config);
@@ -21,8 +23,19 @@ export class HiRadixTree extends RadixTree {
 
   protected override evictVictim(node: TreeNode): number {
     if (node.hostValue === null) this.backUpForEviction(node);
-    if (node.hostValue === null) return super.evictVictim(node);
-    return this.evictBackedUp(node);
+    if (node.hostValue !== null) return this.evictBackedUp(node);
+    // Write-back can leave evicted, backed-up children under a node it then fails to back up: their
+    // host copies cannot outlive the path to them, so they go first.
+    for (const child of [...node.children.values()]) this.dropEvictedSubtree(child);
+    return super.evictVictim(node);
+  }
+
+  /** Removes an evicted subtree (children first), giving its host copies back. */
+  private dropEvictedSubtree(node: TreeNode): void {
+    for (const child of [...node.children.values()]) this.dropEvictedSubtree(child);
+    if (node.hostValue !== null) this.freeHostCopy(node.hostValue);
+    node.hostValue = null;
+    this.deleteLeaf(node);
   }
 
   /** Device slots back, node kept with its host copy. */
