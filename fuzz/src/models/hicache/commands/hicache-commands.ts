@@ -1,4 +1,5 @@
 import { LedgerViolation } from '../../../ledger/ledger-violation.js';
+import { admit, finish, prefillChunk } from '../../prefix-cache/commands/lifecycle.js';
 import { afterPrefixCommand } from '../../prefix-cache/prefix-model-io.js';
 import { sharedToken } from '../../prefix-cache/prompts.js';
 import { hiCacheOf } from '../hicache-checks.js';
@@ -148,5 +149,47 @@ export class HostDoubleFreeCommand implements HiCommand {
 
   toString(): string {
     return `hostDoubleFree(${this.n})`;
+  }
+}
+
+/**
+ * A whole round trip in one command, so deep tier states are common: the shared prefix is cached
+ * (a request runs and finishes), hit (write-through), every copy acknowledged, the device tier
+ * evicted, and the prefix loaded back under the quota.
+ */
+export class RoundTripCommand implements HiCommand {
+  constructor(
+    readonly prefix: number,
+    readonly tokens: number,
+    readonly quotaTokens: number,
+  ) {}
+
+  check(): boolean {
+    return true;
+  }
+
+  run(m: HiModel, r: HiReal): void {
+    const op = this.toString();
+    const cache = hiCacheOf(r);
+    const prompt = sharedPrompt(this.prefix, this.tokens);
+    const shape = { prefix: this.prefix, shared: this.tokens, own: 1, extraKey: null };
+    const lr = admit(m, r, shape, op);
+    if (lr !== null) {
+      prefillChunk(m, r, lr, lr.promptLen, op);
+      finish(m, r, [lr], () => null, true, op);
+    }
+    cache.matchPrefix(prompt, null);
+    for (const copy of cache.pendingCopies()) {
+      cache.ack(copy.id);
+      m.copySources.delete(copy.id);
+    }
+    cache.evict(cache.evictableSize());
+    const found = cache.matchHost(prompt, null);
+    if (found.hostHitLength > 0) cache.loadBack(found.lastHostNode, this.quotaTokens);
+    afterPrefixCommand(m, r, op);
+  }
+
+  toString(): string {
+    return `roundTrip(${this.prefix}, ${this.tokens}, ${this.quotaTokens})`;
   }
 }
