@@ -1,3 +1,4 @@
+import { weightedArbitraries, type Weighted } from '../weighted-arbitraries.js';
 import fc from 'fast-check';
 import { AllocCommand } from './commands/alloc-command.js';
 import type { AllocatorCommand } from './commands/command.js';
@@ -61,7 +62,7 @@ function extendTokens(pageSize: number): fc.Arbitrary<number> {
 /** The command arbitraries of one run, given its geometry and mix. */
 export function allocatorCommandArbitraries(g: AllocatorGeometry, mix: CommandMix): fc.Arbitrary<AllocatorCommand>[] {
   const ps = pageSizeOf(g);
-  const weighted: { arbitrary: fc.Arbitrary<AllocatorCommand>; weight: number }[] = [
+  const weighted: Weighted<AllocatorCommand>[] = [
     { weight: mix.alloc, arbitrary: fc.integer({ min: 0, max: Math.min(g.poolPages + 1, 8) }).map((k) => new AllocCommand(k * ps)) },
     {
       weight: mix.extend * 2,
@@ -95,5 +96,5 @@ export function allocatorCommandArbitraries(g: AllocatorGeometry, mix: CommandMi
       arbitrary: fc.tuple(fc.constantFrom(...kRejectKindNames), pick, fc.integer({ min: 1, max: 64 })).map(([kind, p, n]) => new RejectCommand(kind, p, n)),
     },
   ];
-  return weighted.filter((w) => w.weight > 0).flatMap((w) => Array.from({ length: w.weight }, () => w.arbitrary));
+  return weightedArbitraries(weighted);
 }

@@ -1,3 +1,4 @@
+import { weightedArbitraries, type Weighted } from '../weighted-arbitraries.js';
 import fc from 'fast-check';
 import { BurstCommand } from '../prefix-cache/commands/admit-commands.js';
 import { EvictCommand } from '../prefix-cache/commands/cache-commands.js';
@@ -44,7 +45,7 @@ export function twoTierCommandArbitraries(g: HiCacheGeometry): fc.Arbitrary<fc.A
   const minPages = Math.ceil(12 / ps);
   const longTokens = (extraMax: number): fc.Arbitrary<number> => fc.integer({ min: 0, max: extraMax }).map((extra) => Math.min(minPages + extra, 12) * ps);
   return fc.tuple(lifecycleMixArbitrary, tierMixArbitrary).map(([lifeMix, tier]) => {
-    const weighted: { arbitrary: fc.Arbitrary<HiCommand>; weight: number }[] = [
+    const weighted: Weighted<HiCommand>[] = [
       {
         weight: tier.populate * 2,
         arbitrary: fc
@@ -60,7 +61,7 @@ export function twoTierCommandArbitraries(g: HiCacheGeometry): fc.Arbitrary<fc.A
       { weight: tier.clear, arbitrary: fc.constant(new ClearAllCommand()) },
       { weight: tier.reject, arbitrary: fc.integer({ min: 0, max: 63 }).map((n) => new HostDoubleFreeCommand(n)) },
     ];
-    const tierArbs = weighted.filter((w) => w.weight > 0).flatMap((w) => Array.from({ length: w.weight }, () => w.arbitrary));
+    const tierArbs = weightedArbitraries(weighted);
     return [...(lifecycleCommandArbitraries(g, lifeMix) as unknown as fc.Arbitrary<HiCommand>[]), ...tierArbs];
   });
 }

@@ -1,3 +1,4 @@
+import { weightedArbitraries, type Weighted } from '../weighted-arbitraries.js';
 import fc from 'fast-check';
 import { AdmitCommand, BurstCommand } from './commands/admit-commands.js';
 import { EvictCommand, LockCommand, SwaCommand, UnlockCommand } from './commands/cache-commands.js';
@@ -64,7 +65,7 @@ const pick = fc.integer({ min: 0, max: kPickMax });
 
 export function lifecycleCommandArbitraries(g: PrefixGeometry, mix: LifecycleMix): fc.Arbitrary<PrefixCommand>[] {
   const ps = prefixPageSizeOf(g);
-  const weighted: { arbitrary: fc.Arbitrary<PrefixCommand>; weight: number }[] = [
+  const weighted: Weighted<PrefixCommand>[] = [
     { weight: mix.admit * 2, arbitrary: shapeArbitrary(g).map((s) => new AdmitCommand(s)) },
     {
       weight: mix.burst,
@@ -82,5 +83,5 @@ export function lifecycleCommandArbitraries(g: PrefixGeometry, mix: LifecycleMix
     { weight: mix.ranges, arbitrary: fc.tuple(pick, fc.array(fc.integer({ min: 0, max: 4 * ps }), { maxLength: 4 })).map(([p, cuts]) => new ReleaseTailCommand(p, cuts)) },
     { weight: mix.ranges, arbitrary: fc.tuple(pick, fc.integer({ min: 0, max: ps })).map(([p, gap]) => new RejectGappedRangesCommand(p, gap)) },
   ];
-  return weighted.filter((w) => w.weight > 0).flatMap((w) => Array.from({ length: w.weight }, () => w.arbitrary));
+  return weightedArbitraries(weighted);
 }
