@@ -1,0 +1,209 @@
+/**
+ * The A/A-safe A/B schedule. A round runs every bench file once, files in a shuffled order. For a
+ * file, both variants get a fresh child process (pinned to the same core) and stay alive through
+ * the round; for each case both children build and warm it up, then they take turns timing it,
+ * slice after slice, in a random order per slice pair — while one measures, the other waits idle
+ * on its stdin. Both variants thus sample the same stretches of a noisy machine, and the round's
+ * ratio (checks-on median / checks-off median) cancels that noise; the bootstrap over rounds then
+ * gives the interval. Files whose cases are all decided stop after `roundsMin`; the others get
+ * more rounds up to `roundsMax` or the time budget.
+ */
+import { median } from '../stats/robust-center.js';
+import { seededRandom, shuffleInPlace } from '../stats/seeded-random.js';
+import { judgeRatios, kRoundsForVerdictMin, type RatioJudgement } from '../stats/verdict.js';
+import type { VariantId } from './bench-pair.js';
+import type { BenchCase } from './bench-files.js';
+import type { CaseStats, ChildPort, ChildStart } from './child-protocol.js';
+import type { Pinning } from './pinning.js';
+import type { RunSettings } from './measure-settings.js';
+
+/**
+ * A slice whose child's CPU time was below this share of its wall time did not have its pinned
+ * core to itself (another process ran there); the slice pair is timed again. Undisturbed slices
+ * measure 0.98–1.00.
+ */
+export const kCpuShareMin = 0.9;
+/** Re-timings of one slice pair when it was disturbed; after that it is kept as it is. */
+export const kDisturbedRetriesMax = 2;
+
+/** One round of one case: both variants' medians (ns per call) and the empty function's. */
+export interface RoundSample {
+  readonly round: number;
+  /** Which variant's child started (and set up) first in this round. */
+  readonly first: VariantId;
+  /** Median over the round's slices of each slice's median. */
+  readonly offNs: number;
+  readonly onNs: number;
+  readonly offEmptyNs: number;
+  readonly onEmptyNs: number;
+  /** `onNs / offNs`. */
+  readonly ratio: number;
+  /** The lowest CPU share of any kept slice (see {@link kCpuShareMin}). */
+  readonly cpuShareMin: number;
+}
+
+export interface CaseRounds {
+  readonly case: BenchCase;
+  readonly rounds: RoundSample[];
+}
+
+export type StopReason = 'decided' | 'rounds-max' | 'budget';
+
+export interface AbOutcome {
+  readonly cases: readonly CaseRounds[];
+  /** Rounds started (the most any file ran). */
+  readonly roundsRun: number;
+  readonly elapsedSeconds: number;
+  readonly stopReason: StopReason;
+  /** Child processes started. */
+  readonly children: number;
+  /** Slice pairs timed again because a child did not have its core to itself. */
+  readonly retries: number;
+}
+
+export interface AbProgress {
+  readonly round: number;
+  readonly file: string;
+  readonly caseName: string;
+  readonly elapsedSeconds: number;
+  readonly children: number;
+  readonly pass: number;
+  readonly fail: number;
+  readonly inconclusive: number;
+}
+
+export interface AbOptions {
+  readonly settings: RunSettings;
+  readonly pinning: Pinning;
+  /** Seeds the schedule (file order, variant order) and the bootstrap. */
+  readonly seed: number;
+  readonly margin: number;
+  readonly resamples: number;
+  /** A/A calibration: both children run with checks off. */
+  readonly aa: boolean;
+  readonly onProgress?: (p: AbProgress) => void;
+  /** Starts one child; tests replace it. */
+  readonly startChild: (start: ChildStart, pinning: Pinning) => Promise<ChildPort>;
+  /** The clock (ms); tests replace it. */
+  readonly nowMs?: () => number;
+}
+
+/** The judgement of a case's rounds so far. */
+export function judgeCase(rounds: readonly RoundSample[], margin: number, resamples: number, seed: number): RatioJudgement {
+  return judgeRatios(rounds.map((r) => r.ratio), margin, { resamples, seed });
+}
+
+/**
+ * Runs the rounds.
+ *
+ * @throws Error when a child fails (its stderr tail is in the message).
+ */
+export async function runAbRounds(cases: readonly BenchCase[], options: AbOptions): Promise<AbOutcome> {
+  const { settings, pinning, margin, resamples, seed } = options;
+  const now = options.nowMs ?? (() => Date.now());
+  const startMs = now();
+  const random = seededRandom(seed ^ 0x5c4ed);
+  const records: CaseRounds[] = cases.map((c) => ({ case: c, rounds: [] as RoundSample[] }));
+  const files = [...new Set(cases.map((c) => c.file))];
+  const recordsOf = new Map(files.map((f) => [f, records.filter((r) => r.case.file === f)]));
+  const roundMsOf = new Map<string, number>();
+  const active = new Set(files);
+  // A case's verdict, recomputed only when it gained rounds (each is a 10 000-resample bootstrap).
+  const judged = new Map<CaseRounds, { readonly rounds: number; readonly verdict: RatioJudgement['verdict'] }>();
+  const verdictOf = (r: CaseRounds): RatioJudgement['verdict'] => {
+    if (r.rounds.length === 0) return 'inconclusive';
+    const cached = judged.get(r);
+    if (cached?.rounds === r.rounds.length) return cached.verdict;
+    const verdict = judgeCase(r.rounds, margin, resamples, seed).verdict;
+    judged.set(r, { rounds: r.rounds.length, verdict });
+    return verdict;
+  };
+  const tally = (): { pass: number; fail: number; inconclusive: number } => {
+    const t = { pass: 0, fail: 0, inconclusive: 0 };
+    for (const r of records) t[verdictOf(r)]++;
+    return t;
+  };
+  let children = 0;
+  let retries = 0;
+  let round = 0;
+  let stopReason: StopReason = 'decided';
+  let counts = tally();
+
+  const runFile = async (file: string): Promise<void> => {
+    const fileRecords = recordsOf.get(file) ?? [];
+    const order: VariantId[] = random() < 0.5 ? ['checks-off', 'checks-on'] : ['checks-on', 'checks-off'];
+    const start = (variant: VariantId): ChildStart => ({
+      file,
+      variant,
+      cases: fileRecords.map((r) => ({ name: r.case.name, pairIndex: r.case.pairIndex, pointIndex: r.case.pointIndex })),
+      warmupMs: settings.measure.warmupMs,
+      aa: options.aa,
+    });
+    const ports = new Map<VariantId, ChildPort>();
+    try {
+      // One after the other: two children starting at once on one core would disturb each other's empty function.
+      for (const variant of order) {
+        ports.set(variant, await options.startChild(start(variant), pinning));
+        children++;
+      }
+      const port = (v: VariantId): ChildPort => ports.get(v) as ChildPort;
+      for (const [index, record] of fileRecords.entries()) {
+        options.onProgress?.({ round, file, caseName: record.case.name, elapsedSeconds: (now() - startMs) / 1000, children, ...counts });
+        for (const variant of order) await port(variant).setup(index);
+        const slices = new Map<VariantId, CaseStats[]>([['checks-off', []], ['checks-on', []]]);
+        for (let s = 0; s < settings.measure.slices; s++) {
+          const pairOrder: VariantId[] = random() < 0.5 ? ['checks-off', 'checks-on'] : ['checks-on', 'checks-off'];
+          let pair: CaseStats[] = [];
+          // Bounded: a disturbed pair is timed again at most kDisturbedRetriesMax times.
+          for (let attempt = 0; attempt <= kDisturbedRetriesMax; attempt++) {
+            if (attempt > 0) retries++;
+            pair = [];
+            for (const variant of pairOrder) pair.push(await port(variant).measure(index, settings.measure.sliceMs));
+            if (!pair.some((p) => p.cpuShare < kCpuShareMin)) break;
+          }
+          pairOrder.forEach((variant, i) => (slices.get(variant) as CaseStats[]).push(pair[i] as CaseStats));
+        }
+        const off = slices.get('checks-off') as CaseStats[];
+        const on = slices.get('checks-on') as CaseStats[];
+        const offNs = median(off.map((x) => x.p50Ns));
+        const onNs = median(on.map((x) => x.p50Ns));
+        record.rounds.push({
+          round,
+          first: order[0] as VariantId,
+          offNs,
+          onNs,
+          offEmptyNs: port('checks-off').empty.p50Ns,
+          onEmptyNs: port('checks-on').empty.p50Ns,
+          ratio: onNs / offNs,
+          cpuShareMin: Math.min(...off.map((x) => x.cpuShare), ...on.map((x) => x.cpuShare)),
+        });
+      }
+    } finally {
+      for (const p of ports.values()) await p.close();
+    }
+    counts = tally();
+  };
+
+  // Bounded by roundsMax.
+  while (active.size > 0) {
+    if (round >= settings.rounds.roundsMax) {
+      stopReason = 'rounds-max';
+      break;
+    }
+    const nextRoundMs = [...active].reduce((ms, f) => ms + (roundMsOf.get(f) ?? 0), 0);
+    if (round >= kRoundsForVerdictMin && (now() - startMs + nextRoundMs) / 1000 > settings.rounds.budgetSeconds) {
+      stopReason = 'budget';
+      break;
+    }
+    round++;
+    for (const file of shuffleInPlace([...active], random)) {
+      const fileStartMs = now();
+      await runFile(file);
+      roundMsOf.set(file, now() - fileStartMs);
+    }
+    if (round >= settings.rounds.roundsMin) {
+      for (const file of [...active]) if ((recordsOf.get(file) ?? []).every((r) => verdictOf(r) !== 'inconclusive')) active.delete(file);
+    }
+  }
+  return { cases: records, roundsRun: round, elapsedSeconds: (now() - startMs) / 1000, stopReason, children, retries };
+}

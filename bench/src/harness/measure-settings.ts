@@ -1,0 +1,63 @@
+/**
+ * How long each case is measured and how many rounds a run takes, for `--quick` and full runs.
+ * mitata's own defaults (642 ms per case, 4096 calls per sample) would make one round of every
+ * case take minutes, so each child passes these to mitata's `measure`.
+ */
+
+/** Calls per mitata sample when a call is short: a sample of a fast op lasts at most ~8 ms. */
+export const kBatchSamples = 512;
+/** A call at most this long is batched (ns); longer calls are one sample each. */
+export const kBatchThresholdNs = 16_000;
+/** Samples per slice at most: the empty function would otherwise take hundreds of thousands. */
+export const kSamplesMax = 20_000;
+/** Fewest samples per slice (mitata's own minimum). */
+export const kSamplesMin = 12;
+// mitata unrolls batches by 4; a batch must be a whole number of unrolled groups.
+if (kBatchSamples % 4 !== 0) throw new Error(`kBatchSamples ${kBatchSamples} is not a multiple of mitata's unroll 4`);
+
+/** How each case is timed in a round. */
+export interface MeasureSettings {
+  /**
+   * Untimed calls after setup, so the op is optimized when timing starts (ms). Below ~100 ms
+   * some ops were still timed in a lower tier (twice as slow) in every child.
+   */
+  readonly warmupMs: number;
+  /** Timed CPU time of one slice (ms); the two variants alternate slice by slice. */
+  readonly sliceMs: number;
+  /** Slices per variant per case per round. */
+  readonly slices: number;
+}
+
+/** How many rounds a run takes, and when it stops adding rounds. */
+export interface RoundSettings {
+  /** Rounds every bench runs before a verdict may stop it. */
+  readonly roundsMin: number;
+  /** Rounds a bench runs at most while its verdict is inconclusive. */
+  readonly roundsMax: number;
+  /** No new round starts once the run has taken this long (s); the budget bounds the loop. */
+  readonly budgetSeconds: number;
+}
+
+export interface RunSettings {
+  readonly mode: 'quick' | 'full';
+  readonly measure: MeasureSettings;
+  readonly rounds: RoundSettings;
+}
+
+/** `--quick`: about a minute and a half on a 2-core machine; verdicts may stay inconclusive. */
+export const kQuickSettings: RunSettings = {
+  mode: 'quick',
+  measure: { warmupMs: 80, sliceMs: 20, slices: 3 },
+  rounds: { roundsMin: 5, roundsMax: 10, budgetSeconds: 100 },
+};
+
+/** The full run: 10 to 15 minutes, not part of CI. */
+export const kFullSettings: RunSettings = {
+  mode: 'full',
+  measure: { warmupMs: 150, sliceMs: 50, slices: 6 },
+  rounds: { roundsMin: 12, roundsMax: 40, budgetSeconds: 840 },
+};
+
+if (kQuickSettings.rounds.roundsMin > kQuickSettings.rounds.roundsMax || kFullSettings.rounds.roundsMin > kFullSettings.rounds.roundsMax) {
+  throw new Error('roundsMin exceeds roundsMax');
+}

@@ -1,0 +1,98 @@
+/**
+ * A child process: holds one variant (checks on or off) of one bench file, builds and warms up a
+ * case when told, and times it with mitata's `measure` one slice at a time. Started by the
+ * orchestrator as `node --expose-gc --no-concurrent-recompilation --import tsx
+ * --conditions=source src/harness/run-child.ts '<ChildStart JSON>'`; the other variant's JIT
+ * feedback never exists in this process. See child-protocol.ts for the conversation.
+ */
+import { createInterface } from 'node:readline';
+import { measure } from 'mitata';
+import { kVariants, type BenchArgs, type BenchPair, type TimedOp } from './bench-pair.js';
+import { loadPairs } from './bench-files.js';
+import { kChildReplyMarker, type CaseStats, type ChildCommand, type ChildReply, type ChildStart } from './child-protocol.js';
+import { kBatchSamples, kBatchThresholdNs, kSamplesMax, kSamplesMin } from './measure-settings.js';
+
+/** The empty function is only the floor the cases are compared to: a short warm-up and slice. */
+const kEmptyWarmupMs = 10;
+const kEmptySliceMs = 20;
+/** Warm-up calls at most, whatever their speed: a bound on the loop. */
+const kWarmupCallsMax = 1_000_000;
+
+type MitataStats = Awaited<ReturnType<typeof measure>>;
+
+function reply(r: ChildReply): void {
+  process.stdout.write(`${kChildReplyMarker}${JSON.stringify(r)}\n`);
+}
+
+/** Process CPU time (user + system) in µs. */
+function cpuMicros(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
+function warmUp(op: TimedOp, warmupMs: number): void {
+  const start = performance.now();
+  for (let i = 0; i < kWarmupCallsMax && performance.now() - start < warmupMs; i++) {
+    if (op.kind === 'fn') op.fn();
+    else (op.fn as (p: unknown) => void)(op.next());
+  }
+}
+
+/** One slice: mitata times the already built op for at least `ms` of CPU time. */
+async function measureSlice(op: TimedOp, ms: number): Promise<CaseStats> {
+  function* bench(): Generator<unknown, void, undefined> {
+    if (op.kind === 'fn') yield op.fn;
+    // mitata's computed parameter: `0` is called untimed before each timed call of `bench`.
+    else yield { 0: op.next, bench: op.fn };
+  }
+  const cpuStart = cpuMicros();
+  const wallStart = performance.now();
+  const s: MitataStats = await measure(bench as Parameters<typeof measure>[0], {
+    min_cpu_time: ms * 1e6,
+    batch_samples: kBatchSamples,
+    batch_threshold: kBatchThresholdNs,
+    min_samples: kSamplesMin,
+    max_samples: kSamplesMax,
+  });
+  const cpuShare = (cpuMicros() - cpuStart) / 1000 / (performance.now() - wallStart);
+  return { p50Ns: s.p50, p25Ns: s.p25, p75Ns: s.p75, minNs: s.min, avgNs: s.avg, samples: s.samples.length, calls: s.ticks, cpuShare };
+}
+
+async function main(raw: string | undefined): Promise<void> {
+  if (raw === undefined) throw new Error('run-child needs a ChildStart JSON argument');
+  const start = JSON.parse(raw) as ChildStart;
+  const variant = kVariants.find((v) => v.id === start.variant);
+  if (variant === undefined) throw new Error(`unknown variant ${String(start.variant)}`);
+  const checks = start.aa ? false : variant.checks;
+  const pairs = await loadPairs(start.file);
+  const noop: TimedOp = { kind: 'fn', fn: () => {} };
+  warmUp(noop, kEmptyWarmupMs);
+  reply({ op: 'ready', checks, empty: await measureSlice(noop, kEmptySliceMs) });
+  // current: the op of the case last set up; its state lives until the next setup.
+  let current: { index: number; op: TimedOp } | null = null;
+  for await (const line of createInterface({ input: process.stdin })) {
+    const command = JSON.parse(line) as ChildCommand;
+    if (command.op === 'exit') break;
+    if (command.op === 'setup') {
+      const c = start.cases[command.index];
+      const pair = pairs[c?.pairIndex ?? -1] as BenchPair | undefined;
+      const args = pair?.points[c?.pointIndex ?? -1] as BenchArgs | undefined;
+      if (c === undefined || pair === undefined || args === undefined) throw new Error(`${start.file} has no case ${command.index}`);
+      current = null;
+      const op = pair.setup(args, checks);
+      warmUp(op, start.warmupMs);
+      current = { index: command.index, op };
+      reply({ op: 'setup', index: command.index });
+    } else {
+      if (current?.index !== command.index) throw new Error(`measure of case ${command.index} before its setup`);
+      reply({ op: 'measure', index: command.index, stats: await measureSlice(current.op, command.ms) });
+    }
+  }
+}
+
+try {
+  await main(process.argv[2]);
+} catch (error) {
+  reply({ op: 'error', message: (error as Error).stack ?? String(error) });
+  process.exitCode = 1;
+}

@@ -1,0 +1,140 @@
+/**
+ * Starts a child process for one variant of one bench file and talks to it (child-protocol.ts).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { kChildReplyMarker, type CaseStats, type ChildCommand, type ChildPort, type ChildReply, type ChildStart } from './child-protocol.js';
+import type { Pinning } from './pinning.js';
+
+/** The bench package directory: children resolve `tsx` and the workspace packages from here. */
+export const kBenchDir = fileURLToPath(new URL('../../', import.meta.url));
+const kChildEntry = fileURLToPath(new URL('./run-child.ts', import.meta.url));
+
+/** A reply that takes longer than this means the child is stuck (the slowest setup takes a few seconds). */
+export const kReplyTimeoutMs = 120_000;
+/** Characters of a failed child's stderr kept for the error message. */
+const kStderrTailChars = 2_000;
+
+/**
+ * V8 flags of every child. `--expose-gc`: mitata collects garbage with the real GC before each
+ * slice (without it, mitata allocates 1 GiB to force one). `--no-concurrent-recompilation`: on a
+ * pinned core the background compiler would share the core with the timed code, and when the
+ * optimized code lands — during warm-up or mid-measurement — varied from child to child (A/A
+ * runs showed one child in four timing the slower tier); compiling on the main thread during
+ * warm-up makes every child time the same code.
+ */
+export const kChildV8Flags: readonly string[] = ['--expose-gc', '--no-concurrent-recompilation'];
+
+/** The argument vector of a child: pinning prefix, node with {@link kChildV8Flags} and tsx. */
+export function childCommand(start: ChildStart, pinning: Pinning): { command: string; args: string[] } {
+  const node = [process.execPath, ...kChildV8Flags, '--import', 'tsx', '--conditions=source', kChildEntry, JSON.stringify(start)];
+  const full = [...pinning.prefix, ...node];
+  return { command: full[0] as string, args: full.slice(1) };
+}
+
+/** A running child process. */
+class ProcessChild implements ChildPort {
+  private stderr = '';
+  private readonly replies: ChildReply[] = [];
+  private waiting: ((r: ChildReply | null) => void) | null = null;
+  private exited = false;
+  checks = false;
+  empty: CaseStats = { p50Ns: 0, p25Ns: 0, p75Ns: 0, minNs: 0, avgNs: 0, samples: 0, calls: 0, cpuShare: 1 };
+
+  constructor(
+    private readonly start: ChildStart,
+    private readonly child: ChildProcessWithoutNullStreams,
+  ) {
+    child.stderr.setEncoding('utf8').on('data', (s: string) => {
+      this.stderr = (this.stderr + s).slice(-kStderrTailChars);
+    });
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (!line.startsWith(kChildReplyMarker)) return;
+      this.deliver(JSON.parse(line.slice(kChildReplyMarker.length)) as ChildReply);
+    });
+    child.on('close', () => {
+      this.exited = true;
+      this.waiting?.(null);
+    });
+  }
+
+  private deliver(r: ChildReply): void {
+    if (this.waiting !== null) this.waiting(r);
+    else this.replies.push(r);
+  }
+
+  private failure(why: string): Error {
+    return new Error(`child ${this.start.file} ${this.start.variant}: ${why}\n${this.stderr.trim()}`);
+  }
+
+  /** The next reply of the expected kind. @throws Error on an error reply, an exit or a timeout. */
+  async next<K extends ChildReply['op']>(op: K): Promise<Extract<ChildReply, { op: K }>> {
+    const queued = this.replies.shift();
+    const r =
+      queued ??
+      (this.exited
+        ? null
+        : await new Promise<ChildReply | null>((resolvePromise) => {
+            const timer = setTimeout(() => resolvePromise({ op: 'error', message: `no reply within ${kReplyTimeoutMs / 1000}s` }), kReplyTimeoutMs);
+            this.waiting = (reply) => {
+              clearTimeout(timer);
+              this.waiting = null;
+              resolvePromise(reply);
+            };
+          }));
+    if (r === null) throw this.failure(`exited with ${String(this.child.exitCode ?? this.child.signalCode)} while a reply was awaited`);
+    if (r.op === 'error') throw this.failure(r.message);
+    if (r.op !== op) throw this.failure(`replied ${r.op}, expected ${op}`);
+    return r as Extract<ChildReply, { op: K }>;
+  }
+
+  send(command: ChildCommand): void {
+    this.child.stdin.write(`${JSON.stringify(command)}\n`);
+  }
+
+  async setup(index: number): Promise<void> {
+    this.send({ op: 'setup', index });
+    await this.next('setup');
+  }
+
+  async measure(index: number, ms: number): Promise<CaseStats> {
+    this.send({ op: 'measure', index, ms });
+    return (await this.next('measure')).stats;
+  }
+
+  async close(): Promise<void> {
+    if (this.exited) return;
+    const closed = new Promise<void>((resolvePromise) => this.child.once('close', () => resolvePromise()));
+    this.send({ op: 'exit' });
+    this.child.stdin.end();
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), kReplyTimeoutMs);
+    await closed;
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Starts a child and waits until it has measured its empty function.
+ *
+ * @throws Error with the child's stderr tail when it fails to start.
+ */
+export async function startChild(start: ChildStart, pinning: Pinning): Promise<ChildPort> {
+  const { command, args } = childCommand(start, pinning);
+  const proc = spawn(command, args, { cwd: kBenchDir, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const child = new ProcessChild(start, proc);
+  const spawned = new Promise<void>((resolvePromise, reject) => {
+    proc.once('spawn', () => resolvePromise());
+    proc.once('error', reject);
+  });
+  await spawned;
+  try {
+    const ready = await child.next('ready');
+    child.checks = ready.checks;
+    child.empty = ready.empty;
+  } catch (error) {
+    proc.kill('SIGKILL');
+    throw error;
+  }
+  return child;
+}

@@ -1,0 +1,282 @@
+/**
+ * The `bench/1` JSON document `pnpm bench --json FILE` writes (documented in bench/README.md):
+ * machine context, settings, every ratio as `{ name, ratio, ciLow, ciHigh, verdict, rounds }`
+ * under `ratios`, and every bench with its per-round samples under `benches`, which is what
+ * `pnpm bench:compare` tests.
+ *
+ * @packageDocumentation
+ */
+import { createRequire } from 'node:module';
+import { cpus, loadavg, platform, release, arch } from 'node:os';
+import { median } from '../stats/robust-center.js';
+import { kConfidence } from '../stats/bootstrap.js';
+import type { Verdict } from '../stats/verdict.js';
+import { judgeCase, kCpuShareMin, kDisturbedRetriesMax, type AbOutcome } from '../harness/ab-rounds.js';
+import type { ArgValue, VariantId } from '../harness/bench-pair.js';
+import { kBatchSamples, kBatchThresholdNs, type RunSettings } from '../harness/measure-settings.js';
+import type { Pinning } from '../harness/pinning.js';
+
+/** The schema tag; a reader refuses any other. */
+export const kBenchSchema = 'bench/1';
+/** A bench whose median is within this factor of the empty function's measures nothing (STYLE 20). */
+export const kEmptyFactorMin = 1.4;
+
+/** One tracked metric: a checks-on / checks-off ratio with its interval and verdict. */
+export interface RatioEntry {
+  /** The case address, e.g. `allocator-core:alloc-extend:allocExtend+free 64 8×64`. */
+  readonly name: string;
+  /** Median of the per-round ratios (unitless; 1.02 = the checks cost 2%). */
+  readonly ratio: number;
+  readonly ciLow: number;
+  readonly ciHigh: number;
+  readonly verdict: Verdict;
+  readonly rounds: number;
+}
+
+export interface VariantEntry {
+  readonly checks: boolean;
+  readonly baseline: boolean;
+  /** Median over rounds of the per-round medians (ns per call). */
+  readonly medianNs: number;
+  /** The round's median over its slices of each slice's median (ns per call), in round order. */
+  readonly perRoundNs: readonly number[];
+  /** The empty function's median in the same child, per round (ns per call). */
+  readonly emptyPerRoundNs: readonly number[];
+  /** Median over rounds of `perRoundNs / emptyPerRoundNs`. */
+  readonly emptyFactor: number;
+  /** `emptyFactor < kEmptyFactorMin`: the timed function does (almost) nothing. */
+  readonly measuresNothing: boolean;
+}
+
+export interface BenchEntry {
+  readonly name: string;
+  readonly package: string;
+  readonly op: string;
+  /** Path under bench/src. */
+  readonly file: string;
+  readonly args: Readonly<Record<string, ArgValue>>;
+  /** The variant the ratio divides by. */
+  readonly baseline: VariantId;
+  readonly rounds: number;
+  readonly variants: Readonly<Record<VariantId, VariantEntry>>;
+  /**
+   * Per round: which variant's child started first, checks-on median / checks-off median, and the
+   * lowest CPU share of the round's kept slices (below 0.9: another process shared the core).
+   */
+  readonly perRound: readonly { readonly round: number; readonly first: VariantId; readonly ratio: number; readonly cpuShareMin: number }[];
+}
+
+export interface MachineContext {
+  readonly cpu: { readonly model: string; readonly cores: number; readonly speedMHz: number };
+  readonly os: { readonly platform: string; readonly release: string; readonly arch: string };
+  readonly node: string;
+  readonly v8: string;
+  readonly mitata: string;
+  readonly taskset: { readonly used: boolean; readonly cpu: number | null; readonly note: string };
+  /** 1, 5 and 15 minute load averages when the run started and ended: how busy the shared machine was. */
+  readonly loadAverage: { readonly start: readonly number[]; readonly end: readonly number[] };
+}
+
+export interface BenchReport {
+  readonly kvfuzz: typeof kBenchSchema;
+  readonly createdAt: string;
+  readonly mode: 'quick' | 'full';
+  /** A/A calibration run: both variants ran with checks off; the ratios show the harness's own bias. */
+  readonly aa: boolean;
+  readonly filter: string | null;
+  readonly settings: {
+    readonly margin: number;
+    readonly confidence: number;
+    readonly resamples: number;
+    readonly seed: number;
+    /** How rounds are combined: the median of the per-round ratios. */
+    readonly center: 'median';
+    readonly roundsMin: number;
+    readonly roundsMax: number;
+    readonly budgetSeconds: number;
+    readonly warmupMs: number;
+    readonly sliceMs: number;
+    readonly slices: number;
+    readonly batchSamples: number;
+    readonly batchThresholdNs: number;
+    readonly emptyFactorMin: number;
+  };
+  readonly machine: MachineContext;
+  /** Rounds run (the most any bench ran). */
+  readonly rounds: number;
+  readonly children: number;
+  /** Slice pairs timed again because a child shared its core with another process. */
+  readonly retries: number;
+  readonly stopReason: AbOutcome['stopReason'];
+  readonly elapsedSeconds: number;
+  readonly summary: { readonly benches: number; readonly pass: number; readonly fail: number; readonly inconclusive: number; readonly measuringNothing: number };
+  readonly ratios: readonly RatioEntry[];
+  readonly benches: readonly BenchEntry[];
+  readonly warnings: readonly string[];
+}
+
+/** mitata's version, from its package.json. */
+export function mitataVersion(): string {
+  try {
+    return (createRequire(import.meta.url)('mitata/package.json') as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The machine as the report records it; `loadStart` is the load average taken when the run began. */
+export function machineContext(pinning: Pinning, loadStart: readonly number[]): MachineContext {
+  const cpu = cpus()[0];
+  return {
+    cpu: { model: cpu?.model.trim() ?? 'unknown', cores: cpus().length, speedMHz: cpu?.speed ?? 0 },
+    os: { platform: platform(), release: release(), arch: arch() },
+    node: process.version,
+    v8: process.versions.v8,
+    mitata: mitataVersion(),
+    taskset: { used: pinning.used, cpu: pinning.cpu, note: pinning.note },
+    loadAverage: { start: loadStart.map(round2), end: loadavg().map(round2) },
+  };
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+function variantEntry(perRoundNs: number[], emptyPerRoundNs: number[], checks: boolean): VariantEntry {
+  const emptyFactor = median(perRoundNs.map((ns, i) => ns / Math.max(emptyPerRoundNs[i] as number, Number.MIN_VALUE)));
+  return {
+    checks,
+    baseline: !checks,
+    medianNs: median(perRoundNs),
+    perRoundNs,
+    emptyPerRoundNs,
+    emptyFactor,
+    measuresNothing: emptyFactor < kEmptyFactorMin,
+  };
+}
+
+export interface ReportInput {
+  readonly outcome: AbOutcome;
+  readonly settings: RunSettings;
+  readonly filter: string | null;
+  readonly aa: boolean;
+  readonly margin: number;
+  readonly resamples: number;
+  readonly seed: number;
+  readonly machine: MachineContext;
+  readonly createdAt: Date;
+}
+
+/** Builds the `bench/1` document from the rounds. */
+export function buildReport(input: ReportInput): BenchReport {
+  const { outcome, settings, margin, resamples, seed } = input;
+  const ratios: RatioEntry[] = [];
+  const benches: BenchEntry[] = [];
+  const warnings: string[] = [];
+  for (const { case: c, rounds } of outcome.cases) {
+    if (rounds.length === 0) {
+      warnings.push(`${c.name}: no rounds ran`);
+      continue;
+    }
+    const judged = judgeCase(rounds, margin, resamples, seed);
+    ratios.push({ name: c.name, ratio: judged.ratio, ciLow: judged.ciLow, ciHigh: judged.ciHigh, verdict: judged.verdict, rounds: judged.rounds });
+    const off = variantEntry(rounds.map((r) => r.offNs), rounds.map((r) => r.offEmptyNs), false);
+    const on = variantEntry(rounds.map((r) => r.onNs), rounds.map((r) => r.onEmptyNs), true);
+    benches.push({
+      name: c.name,
+      package: c.package,
+      op: c.op,
+      file: c.file,
+      args: c.args,
+      baseline: c.pair.baseline,
+      rounds: rounds.length,
+      variants: { 'checks-off': off, 'checks-on': on },
+      perRound: rounds.map((r) => ({ round: r.round, first: r.first, ratio: r.ratio, cpuShareMin: Math.round(r.cpuShareMin * 1000) / 1000 })),
+    });
+    for (const [id, v] of [['checks-off', off], ['checks-on', on]] as const) {
+      if (v.measuresNothing) warnings.push(`${c.name} [${id}]: median ${v.medianNs.toFixed(2)} ns is within ${kEmptyFactorMin}× of the empty function (${v.emptyFactor.toFixed(2)}×): it measures nothing`);
+    }
+  }
+  const disturbed = outcome.cases.reduce((n, c) => n + c.rounds.filter((r) => r.cpuShareMin < kCpuShareMin).length, 0);
+  if (disturbed > 0) warnings.push(`${disturbed} case-rounds kept a slice during which a child shared its core, after ${kDisturbedRetriesMax} retries (cpuShareMin < ${kCpuShareMin})`);
+  if (outcome.stopReason === 'budget') warnings.push(`stopped at the time budget (${settings.rounds.budgetSeconds}s) after ${outcome.roundsRun} rounds`);
+  if (!input.machine.taskset.used) warnings.push(input.machine.taskset.note);
+  if (input.aa) warnings.push('A/A calibration: both variants ran with checks off, so every ratio measures the harness, not the checks');
+  const count = (v: Verdict): number => ratios.filter((r) => r.verdict === v).length;
+  return {
+    kvfuzz: kBenchSchema,
+    createdAt: input.createdAt.toISOString(),
+    mode: settings.mode,
+    aa: input.aa,
+    filter: input.filter,
+    settings: {
+      margin,
+      confidence: kConfidence,
+      resamples,
+      seed,
+      center: 'median',
+      roundsMin: settings.rounds.roundsMin,
+      roundsMax: settings.rounds.roundsMax,
+      budgetSeconds: settings.rounds.budgetSeconds,
+      warmupMs: settings.measure.warmupMs,
+      sliceMs: settings.measure.sliceMs,
+      slices: settings.measure.slices,
+      batchSamples: kBatchSamples,
+      batchThresholdNs: kBatchThresholdNs,
+      emptyFactorMin: kEmptyFactorMin,
+    },
+    machine: input.machine,
+    rounds: outcome.roundsRun,
+    children: outcome.children,
+    retries: outcome.retries,
+    stopReason: outcome.stopReason,
+    elapsedSeconds: Math.round(outcome.elapsedSeconds * 10) / 10,
+    summary: {
+      benches: ratios.length,
+      pass: count('pass'),
+      fail: count('fail'),
+      inconclusive: count('inconclusive'),
+      measuringNothing: benches.filter((b) => b.variants['checks-off'].measuresNothing || b.variants['checks-on'].measuresNothing).length,
+    },
+    ratios,
+    benches,
+    warnings,
+  };
+}
+
+/** A report file that is not a readable `bench/1` document. */
+export class ReportFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReportFormatError';
+  }
+}
+
+function positiveNumbers(value: unknown, where: string): number[] {
+  if (!Array.isArray(value) || value.length === 0) throw new ReportFormatError(`${where} is not a non-empty array`);
+  value.forEach((x, i) => {
+    if (typeof x !== 'number' || !(x > 0) || !Number.isFinite(x)) throw new ReportFormatError(`${where}[${i}] is ${JSON.stringify(x)}, not a positive number`);
+  });
+  return value as number[];
+}
+
+/**
+ * Checks that a parsed document is a `bench/1` report with usable per-round samples.
+ *
+ * @throws ReportFormatError naming the first field that is wrong.
+ */
+export function parseReport(doc: unknown, label: string): BenchReport {
+  const d = doc as Partial<BenchReport> | null;
+  if (typeof d !== 'object' || d === null) throw new ReportFormatError(`${label}: not a JSON object`);
+  if (d.kvfuzz !== kBenchSchema) throw new ReportFormatError(`${label}: kvfuzz is ${JSON.stringify(d.kvfuzz)}, not "${kBenchSchema}"`);
+  if (!Array.isArray(d.benches)) throw new ReportFormatError(`${label}: benches is not an array`);
+  if (!Array.isArray(d.ratios)) throw new ReportFormatError(`${label}: ratios is not an array`);
+  if (typeof d.machine !== 'object' || d.machine === null) throw new ReportFormatError(`${label}: machine is missing`);
+  d.benches.forEach((b, i) => {
+    const where = `${label}: benches[${i}]`;
+    if (typeof b?.name !== 'string') throw new ReportFormatError(`${where}.name is not a string`);
+    positiveNumbers(Array.isArray(b.perRound) ? (b.perRound as unknown[]).map((r) => (r as { ratio?: unknown } | null)?.ratio) : undefined, `${where}.perRound[].ratio`);
+    for (const v of ['checks-off', 'checks-on'] as const) positiveNumbers(b.variants?.[v]?.perRoundNs, `${where}.variants.${v}.perRoundNs`);
+  });
+  return d as BenchReport;
+}

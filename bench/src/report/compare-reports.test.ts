@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { kSyntheticMachine, syntheticReport, syntheticRounds } from '../test-support/synthetic.js';
+import { classifyChange, compareReports, kCompareMarginDefault } from './compare-reports.js';
+
+const base = syntheticReport([{ name: 'pkg:op:a', rounds: syntheticRounds(12, 1.02, 0.01, 1) }]);
+const opts = { margin: kCompareMarginDefault, times: 'auto' as const, resamples: 2_000 };
+
+function rowOf(current: ReturnType<typeof syntheticReport>, metric: string) {
+  return compareReports(base, current, opts).rows.find((r) => r.metric === metric);
+}
+
+describe('bench:compare,test', () => {
+  it('flags a 10% regression of the checks ratio', () => {
+    const current = syntheticReport([{ name: 'pkg:op:a', rounds: syntheticRounds(12, 1.02 * 1.1, 0.01, 2) }]);
+    const row = rowOf(current, 'checks ratio');
+    expect(row?.status).toBe('regression');
+    expect(row?.change.ciLow).toBeGreaterThan(1.05);
+    // The checks-on time is 10% slower too (same machine: times gate); checks-off did not move.
+    expect(compareReports(base, current, opts).regressions.map((r) => r.metric)).toEqual(['checks ratio', 'time checks-on']);
+  });
+
+  it('does not flag a 1% change', () => {
+    const current = syntheticReport([{ name: 'pkg:op:a', rounds: syntheticRounds(12, 1.02 * 1.01, 0.01, 3) }]);
+    expect(rowOf(current, 'checks ratio')?.status).not.toBe('regression');
+    expect(compareReports(base, current, opts).regressions).toHaveLength(0);
+  });
+
+  it('flags a 10% slower time on the same machine, and only informs on another CPU', () => {
+    const slow = (machine = kSyntheticMachine) => syntheticReport([{ name: 'pkg:op:a', rounds: syntheticRounds(12, 1.02, 0.01, 1, 1100) }], machine);
+    const same = compareReports(base, slow(), opts);
+    expect(same.timesGate).toBe(true);
+    expect(same.regressions.map((r) => r.metric).sort()).toEqual(['time checks-off', 'time checks-on']);
+    const other = compareReports(base, slow({ ...kSyntheticMachine, cpu: { ...kSyntheticMachine.cpu, model: 'Other CPU' } }), opts);
+    expect(other.timesGate).toBe(false);
+    expect(other.timesNote).toMatch(/informational: CPU Synthetic CPU vs Other CPU/);
+    expect(other.regressions).toHaveLength(0);
+    expect(other.rows.find((r) => r.metric === 'time checks-off')?.status).toBe('regression');
+    expect(compareReports(base, slow(), { ...opts, times: 'info' }).regressions).toHaveLength(0);
+  });
+
+  it('lists benches only in one report, and says when rounds are too few', () => {
+    const current = syntheticReport([{ name: 'pkg:op:b', rounds: syntheticRounds(3, 1, 0.01, 4) }]);
+    const r = compareReports(base, current, opts);
+    expect(r.missing).toEqual(['pkg:op:a']);
+    expect(r.added).toEqual(['pkg:op:b']);
+    const few = syntheticReport([{ name: 'pkg:op:a', rounds: syntheticRounds(3, 2, 0.01, 5) }]);
+    expect(rowOf(few, 'checks ratio')?.status).toBe('too-few-rounds');
+  });
+
+  it('classifies intervals against the margin', () => {
+    expect(classifyChange({ ratio: 1.1, ciLow: 1.06, ciHigh: 1.14 }, 0.05)).toBe('regression');
+    expect(classifyChange({ ratio: 1.04, ciLow: 1.02, ciHigh: 1.06 }, 0.05)).toBe('slower');
+    expect(classifyChange({ ratio: 1.0, ciLow: 0.98, ciHigh: 1.02 }, 0.05)).toBe('unchanged');
+    expect(classifyChange({ ratio: 0.9, ciLow: 0.88, ciHigh: 0.92 }, 0.05)).toBe('faster');
+  });
+});

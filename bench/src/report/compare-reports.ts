@@ -1,0 +1,121 @@
+/**
+ * `bench:compare`'s test: for every bench in both reports, the change CURRENT / BASELINE of the
+ * per-round samples' medians, with a two-sample percentile-bootstrap interval that
+ * resamples each report's rounds. A regression is a change whose whole interval lies above
+ * `1 + margin` — significant and larger than the margin — never a fixed threshold on one number.
+ *
+ * The checks ratios are always compared (they do not depend on the machine). Absolute times are
+ * compared too, and gate only when both reports come from the same CPU model, Node version and
+ * pinning (`times: 'auto'`), or always (`'gate'`), or never (`'info'`).
+ *
+ * @packageDocumentation
+ */
+import { bootstrapRatioOfCentres, type RatioInterval } from '../stats/bootstrap.js';
+import { ratioCentre } from '../stats/robust-center.js';
+import { kRoundsForVerdictMin } from '../stats/verdict.js';
+import type { VariantId } from '../harness/bench-pair.js';
+import type { BenchReport } from './bench-report.js';
+
+/** How much worse a metric may get before it is a regression: 5% (the issue's default). */
+export const kCompareMarginDefault = 0.05;
+
+export type TimesMode = 'auto' | 'gate' | 'info';
+export const kTimesModes: readonly TimesMode[] = ['auto', 'gate', 'info'];
+
+/**
+ * `regression`: the interval lies above 1 + margin. `slower`: above 1 but not clearly past the
+ * margin. `faster`: below 1. `unchanged`: the interval holds 1. `too-few-rounds`: either side has
+ * fewer rounds than a verdict needs.
+ */
+export type CompareStatus = 'regression' | 'slower' | 'unchanged' | 'faster' | 'too-few-rounds';
+
+export type Metric = 'checks ratio' | `time ${VariantId}`;
+
+export interface CompareRow {
+  readonly name: string;
+  readonly metric: Metric;
+  /** Centre of the baseline's samples (a ratio, or ns per call). */
+  readonly baseline: number;
+  readonly current: number;
+  /** CURRENT / BASELINE and its interval. */
+  readonly change: RatioInterval;
+  readonly status: CompareStatus;
+  /** Whether a regression in this row fails the compare. */
+  readonly gating: boolean;
+}
+
+export interface CompareResult {
+  readonly rows: readonly CompareRow[];
+  /** Benches only in the baseline, or only in the current report. */
+  readonly missing: readonly string[];
+  readonly added: readonly string[];
+  /** Whether time rows gate, and why. */
+  readonly timesGate: boolean;
+  readonly timesNote: string;
+  readonly regressions: readonly CompareRow[];
+}
+
+export interface CompareOptions {
+  readonly margin: number;
+  readonly times: TimesMode;
+  readonly resamples?: number;
+  readonly seed?: number;
+}
+
+/** Classifies a change interval against the margin. */
+export function classifyChange(change: RatioInterval, margin: number): Exclude<CompareStatus, 'too-few-rounds'> {
+  if (change.ciLow > 1 + margin) return 'regression';
+  if (change.ciLow > 1) return 'slower';
+  if (change.ciHigh < 1) return 'faster';
+  return 'unchanged';
+}
+
+function sameMachine(a: BenchReport, b: BenchReport): { same: boolean; note: string } {
+  const diffs: string[] = [];
+  if (a.machine.cpu?.model !== b.machine.cpu?.model) diffs.push(`CPU ${a.machine.cpu?.model} vs ${b.machine.cpu?.model}`);
+  if (a.machine.node !== b.machine.node) diffs.push(`Node ${a.machine.node} vs ${b.machine.node}`);
+  if (a.machine.taskset?.used !== b.machine.taskset?.used) diffs.push(`pinning ${String(a.machine.taskset?.used)} vs ${String(b.machine.taskset?.used)}`);
+  return diffs.length === 0 ? { same: true, note: 'same CPU model, Node and pinning' } : { same: false, note: diffs.join('; ') };
+}
+
+/** Compares two reports bench by bench. */
+export function compareReports(baseline: BenchReport, current: BenchReport, options: CompareOptions): CompareResult {
+  const machine = sameMachine(baseline, current);
+  const timesGate = options.times === 'gate' || (options.times === 'auto' && machine.same);
+  const timesNote =
+    options.times === 'gate' ? `times gate (--times gate; ${machine.note})` : options.times === 'info' ? 'times are informational (--times info)' : machine.same ? `times gate: ${machine.note}` : `times are informational: ${machine.note}`;
+  const baseByName = new Map(baseline.benches.map((b) => [b.name, b]));
+  const curNames = new Set(current.benches.map((b) => b.name));
+  const rows: CompareRow[] = [];
+  const bootstrap = { ...(options.resamples === undefined ? {} : { resamples: options.resamples }), ...(options.seed === undefined ? {} : { seed: options.seed }) };
+  for (const cur of current.benches) {
+    const base = baseByName.get(cur.name);
+    if (base === undefined) continue;
+    const metrics: { metric: Metric; base: readonly number[]; cur: readonly number[]; gating: boolean }[] = [
+      { metric: 'checks ratio', base: base.perRound.map((r) => r.ratio), cur: cur.perRound.map((r) => r.ratio), gating: true },
+      { metric: 'time checks-off', base: base.variants['checks-off'].perRoundNs, cur: cur.variants['checks-off'].perRoundNs, gating: timesGate },
+      { metric: 'time checks-on', base: base.variants['checks-on'].perRoundNs, cur: cur.variants['checks-on'].perRoundNs, gating: timesGate },
+    ];
+    for (const m of metrics) {
+      const change = bootstrapRatioOfCentres(m.base, m.cur, bootstrap);
+      const enough = m.base.length >= kRoundsForVerdictMin && m.cur.length >= kRoundsForVerdictMin;
+      rows.push({
+        name: cur.name,
+        metric: m.metric,
+        baseline: ratioCentre(m.base),
+        current: ratioCentre(m.cur),
+        change,
+        status: enough ? classifyChange(change, options.margin) : 'too-few-rounds',
+        gating: m.gating,
+      });
+    }
+  }
+  return {
+    rows,
+    missing: baseline.benches.map((b) => b.name).filter((n) => !curNames.has(n)),
+    added: current.benches.map((b) => b.name).filter((n) => !baseByName.has(n)),
+    timesGate,
+    timesNote,
+    regressions: rows.filter((r) => r.gating && r.status === 'regression'),
+  };
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { median, medianOfSorted, ratioCentre, sortedLogs } from './robust-center.js';
+
+describe('bench:stats,center', () => {
+  it('median of odd and even counts', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(medianOfSorted([1, 2, 3, 100])).toBe(2.5);
+    expect(() => median([])).toThrow(RangeError);
+  });
+
+  it('the ratio centre is a median on logs: two slow rounds in seven do not move it', () => {
+    expect(ratioCentre([1, 1.01, 0.99, 1.02, 0.98, 1.9, 1.6])).toBe(1.01);
+    expect(ratioCentre([2, 0.5])).toBeCloseTo(1, 12);
+  });
+
+  it('sorts logs ascending and refuses non-positive values', () => {
+    expect(Array.from(sortedLogs([Math.E, 1]))).toEqual([0, 1]);
+    expect(() => sortedLogs([-1])).toThrow(RangeError);
+    expect(() => ratioCentre([])).toThrow(RangeError);
+  });
+});
