@@ -193,17 +193,30 @@ export abstract class BaseAllocator implements PageAllocator {
   free(indices: ArrayLike<number>): void {
     const n = indices.length;
     if (n === 0) return;
-    if (this.checks) this.checkSlots(indices, 0, n);
     this.nextStamp();
+    const { pageSize, slotEnd, seen, seenStamp, scratch } = this;
+    const state = this.pageState;
+    // One pass collects the distinct pages and, with checks on, notices anything wrong; the exact
+    // error (which slots, which pages) is worked out on the slow path only.
+    let suspicious = false;
     let k = 0;
     for (let i = 0; i < n; i++) {
-      const page = Math.floor((indices[i] as number) / this.pageSize);
-      if (this.seen[page] !== this.seenStamp) {
-        this.seen[page] = this.seenStamp;
-        this.scratch[k++] = page;
+      const slot = indices[i] as number;
+      if (state !== null && !(slot >= 0 && slot < slotEnd && (slot | 0) === slot)) {
+        suspicious = true;
+        continue;
+      }
+      const page = Math.floor(slot / pageSize);
+      if (seen[page] !== seenStamp) {
+        seen[page] = seenStamp;
+        scratch[k++] = page;
+        if (state !== null && state[page] !== kPageHeld) suspicious = true;
       }
     }
-    if (this.checks) this.checkHeld(this.scratch, k);
+    if (suspicious) {
+      this.checkSlots(indices, 0, n);
+      this.checkHeld(scratch, k);
+    }
     if (this.groupOpen) this.queuePlain(this.scratch, k);
     else this.releasePlain(this.scratch, k);
   }
