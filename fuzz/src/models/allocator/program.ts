@@ -16,6 +16,7 @@ import { FreeSubsetCommand } from './commands/free-subset-command.js';
 import { GroupBeginCommand, GroupEndCommand } from './commands/group-commands.js';
 import { RejectCommand, type RejectKindName } from './commands/reject-command.js';
 import { BackupCommand, ClearCommand, RestoreCommand } from './commands/state-commands.js';
+import { parseProgram } from '../parse-program.js';
 
 export const alloc = (needSize: number): AllocatorCommand => new AllocCommand(needSize);
 export const extend = (entries: readonly ExtendEntry[]): AllocatorCommand => new ExtendCommand(entries);
@@ -39,7 +40,5 @@ export const kAllocatorProgramScope = { alloc, extend, extendToCapacity, decode,
  * scope; the text comes from our own `toString`, e.g. a regression file.
  */
 export function parseAllocatorProgram(lines: readonly string[]): AllocatorCommand[] {
-  const names = Object.keys(kAllocatorProgramScope);
-  const build = new Function(...names, `return [${lines.join(',\n')}];`) as (...fns: unknown[]) => AllocatorCommand[];
-  return build(...Object.values(kAllocatorProgramScope));
+  return parseProgram<AllocatorCommand>(kAllocatorProgramScope, lines);
 }

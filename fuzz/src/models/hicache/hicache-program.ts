@@ -4,6 +4,7 @@
  */
 import { kPrefixProgramScope } from '../prefix-cache/prefix-program.js';
 import { AckCommand, ClearAllCommand, EvictHostCommand, HitCommand, HostDoubleFreeCommand, LoadBackCommand, RoundTripCommand, type HiCommand } from './commands/hicache-commands.js';
+import { parseProgram } from '../parse-program.js';
 
 export const hit = (prefix: number, tokens: number): HiCommand => new HitCommand(prefix, tokens);
 export const evictHost = (tokens: number): HiCommand => new EvictHostCommand(tokens);
@@ -17,7 +18,5 @@ export const kTwoTierProgramScope = { ...kPrefixProgramScope, hit, evictHost, lo
 
 /** Turns printed command lines back into commands (only the builders above are in scope). */
 export function parseTwoTierProgram(lines: readonly string[]): HiCommand[] {
-  const names = Object.keys(kTwoTierProgramScope);
-  const build = new Function(...names, `return [${lines.join(',\n')}];`) as (...fns: unknown[]) => HiCommand[];
-  return build(...Object.values(kTwoTierProgramScope));
+  return parseProgram<HiCommand>(kTwoTierProgramScope, lines);
 }

@@ -9,6 +9,7 @@ import type { PrefixCommand } from './commands/command.js';
 import { DecodeCommand, PrefillCommand, SpecAllocCommand } from './commands/compute-commands.js';
 import type { PromptShape } from './commands/lifecycle.js';
 import { FinishCommand, RejectGappedRangesCommand, ReleaseTailCommand } from './commands/release-commands.js';
+import { parseProgram } from '../parse-program.js';
 
 type CapArg = { readonly cap: CapSpec['kind']; readonly n: number };
 const capOf = (c: CapArg): CapSpec => ({ kind: c.cap, n: c.n });
@@ -30,7 +31,5 @@ export const kPrefixProgramScope = { admit, burst, prefill, decode, specAlloc, f
 
 /** Turns printed command lines back into commands (only the builders above are in scope). */
 export function parsePrefixProgram(lines: readonly string[]): PrefixCommand[] {
-  const names = Object.keys(kPrefixProgramScope);
-  const build = new Function(...names, `return [${lines.join(',\n')}];`) as (...fns: unknown[]) => PrefixCommand[];
-  return build(...Object.values(kPrefixProgramScope));
+  return parseProgram<PrefixCommand>(kPrefixProgramScope, lines);
 }
