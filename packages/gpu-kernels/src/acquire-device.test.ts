@@ -13,6 +13,18 @@ describe('gpu-kernels:acquire-device', () => {
     }
   });
 
+  it('turns Dawn\'s timestamp quantization off on request and describes the adapter', async () => {
+    const context = await acquireDevice({ timestampQuantization: false });
+    try {
+      expect(context.timestampQuantization).toBe(false);
+      expect(context.adapterDescription).toContain(context.adapter.vendor);
+      // lavapipe is the CI driver; a real GPU must not be taken for a CPU emulation.
+      if (/llvmpipe/.test(context.adapter.description)) expect(context.cpuEmulated).toBe(true);
+    } finally {
+      context.destroy();
+    }
+  });
+
   it('names the fix when there is no adapter', () => {
     const error = new NoAdapterError('requestAdapter() returned null');
     expect(error.name).toBe('NoAdapterError');
