@@ -9,7 +9,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runAbRounds } from '../harness/ab-rounds.js';
+import { runAbRounds, type AbOutcome } from '../harness/ab-rounds.js';
+import { gpuCases, type GpuCase } from '../gpu-kernels/gpu-cases.js';
+import { addGpuSection } from '../gpu-kernels/gpu-report.js';
+import { runGpuRounds, type GpuOutcome, type GpuRunOptions } from '../gpu-kernels/gpu-rounds.js';
 import { allCases, matchesFilter, type BenchCase } from '../harness/bench-files.js';
 import { kFullSettings, kQuickSettings, type RunSettings } from '../harness/measure-settings.js';
 import { detectPinning, type Pinning } from '../harness/pinning.js';
@@ -33,8 +36,8 @@ const kRoundsLimit = 500;
 /** Longest budget accepted (a day): catches minutes typed as seconds. */
 const kBudgetSecondsMax = 86_400;
 
-const kHelp = `Usage: pnpm bench [--quick] [--json FILE] [--filter QUERY] [options]
-       pnpm bench --list [--quick] [--filter QUERY]
+const kHelp = `Usage: pnpm bench [--quick] [--gpu] [--json FILE] [--filter QUERY] [options]
+       pnpm bench --list [--quick] [--gpu] [--filter QUERY]
 
 Runs every bench as an A/B of its in-line checks: checks-off (the baseline) and checks-on each in
 its own fresh child process per round (node --import tsx), taking turns slice by slice in a random
@@ -50,6 +53,9 @@ Options:
   --filter QUERY      only benches whose address contains QUERY (or matches it, with * wildcards),
                       e.g. allocator-core:alloc-extend or '*8×64'
   --list              list the benches (with --quick: the quick ones) and exit
+  --gpu               add the GPU benches (gpu-kernels:*, WebGPU through Dawn, in this process):
+                      checked vs unchecked batch free (gating), and the extend/decode kernels
+                      vs the CPU reference (informational); only them: --gpu --filter gpu-kernels
   --margin X          allowed cost of the checks as a fraction (default ${kMarginDefault})
   --seed N            seed of the schedule and the bootstrap (default ${kBootstrapSeedDefault})
   --resamples N       bootstrap resamples (default ${kResamplesDefault})
@@ -75,6 +81,7 @@ interface BenchOptions {
   readonly resamples: number;
   readonly cpu: number | null;
   readonly aa: boolean;
+  readonly gpu: boolean;
 }
 
 function integer(name: string, raw: string | undefined, lo: number, hi: number): number | undefined {
@@ -100,6 +107,7 @@ function parseCli(argv: readonly string[], io: CliIo): BenchOptions | 'help' {
         cpu: { type: 'string' },
         'no-pin': { type: 'boolean', default: false },
         aa: { type: 'boolean', default: false },
+        gpu: { type: 'boolean', default: false },
         'rounds-min': { type: 'string' },
         'rounds-max': { type: 'string' },
         budget: { type: 'string' },
@@ -133,6 +141,7 @@ function parseCli(argv: readonly string[], io: CliIo): BenchOptions | 'help' {
     resamples: integer('--resamples', v.resamples, kResamplesMin, kResamplesMax) ?? kResamplesDefault,
     cpu: v['no-pin'] ? null : (integer('--cpu', v.cpu, 0, 4095) ?? kCpuDefault),
     aa: v.aa,
+    gpu: v.gpu,
   };
 }
 
@@ -140,10 +149,10 @@ function pct(x: number): string {
   return `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;
 }
 
-/** The ratio table, the warnings, and the verdict lines (everything but the summary). */
+/** The ratio table, the GPU-vs-CPU table, the warnings, and the verdict lines (everything but the summary). */
 export function formatReport(report: BenchReport): string {
   const byName = new Map(report.benches.map((b) => [b.name, b]));
-  const rows = report.ratios.map((r) => {
+  const rows = report.ratios.filter((r) => r.informational !== true).map((r) => {
     const b = byName.get(r.name);
     const nothing = b !== undefined && (b.variants['checks-off'].measuresNothing || b.variants['checks-on'].measuresNothing);
     return [
@@ -157,7 +166,16 @@ export function formatReport(report: BenchReport): string {
     ];
   });
   const lines = [formatTable(['bench', 'rounds', 'checks-off (baseline)', 'checks-on', `ratio [${Math.round(report.settings.confidence * 100)}% CI]`, 'verdict', 'flag'], rows)];
-  const failed = report.ratios.filter((r) => r.verdict === 'fail');
+  if (report.gpu !== undefined && report.gpu.comparisons.length > 0) {
+    const ratioOf = new Map(report.ratios.map((r) => [r.name, r]));
+    const gpuRows = report.gpu.comparisons.map((c) => {
+      const r = ratioOf.get(c.name);
+      return [c.name, c.rounds, formatNs(c.variants.cpu.medianNs), formatNs(c.variants.gpu.medianNs), r === undefined ? '—' : formatInterval(r.ratio, r.ciLow, r.ciHigh), c.variants.gpu.measuresNothing ? 'DISPATCH OVERHEAD' : ''];
+    });
+    lines.push('', `GPU kernel vs CPU reference (informational; ${report.machine.gpu?.note ?? 'unknown adapter'}):`);
+    lines.push(formatTable(['bench', 'rounds', 'cpu (baseline)', 'gpu', `gpu / cpu [${Math.round(report.settings.confidence * 100)}% CI]`, 'flag'], gpuRows));
+  }
+  const failed = report.ratios.filter((r) => r.verdict === 'fail' && r.informational !== true);
   if (failed.length > 0) {
     lines.push('', `checks costing more than the ${pct(report.settings.margin)} margin (the margin stays; these checks need a redesign):`);
     for (const r of failed) lines.push(`  ${r.name}: +${pct(r.ratio - 1)} (${formatInterval(r.ratio, r.ciLow, r.ciHigh)})`);
@@ -173,14 +191,24 @@ export function summaryLine(report: BenchReport, jsonShown: string): string {
   return (
     `bench${report.mode === 'quick' ? ' --quick' : ''}${report.aa ? ' --aa' : ''}: ${s.benches} ${s.benches === 1 ? 'bench' : 'benches'}, ${report.rounds} ${report.rounds === 1 ? 'round' : 'rounds'}, ${report.children} children (${pin}${report.retries > 0 ? `, ${report.retries} disturbed slices retimed` : ''}) in ${report.elapsedSeconds.toFixed(1)}s — ` +
     `${s.pass} pass, ${s.fail} fail, ${s.inconclusive} inconclusive at margin ${pct(report.settings.margin)}` +
-    `${s.measuringNothing > 0 ? `, ${s.measuringNothing} measuring nothing` : ''}; wrote ${jsonShown}`
+    `${s.measuringNothing > 0 ? `, ${s.measuringNothing} measuring nothing` : ''}${gpuSummary(report)}; wrote ${jsonShown}`
   );
+}
+
+/** The GPU part of the summary line: informational ratios, the adapter, how kernels were timed. */
+function gpuSummary(report: BenchReport): string {
+  const gpu = report.machine.gpu;
+  if (report.gpu === undefined || gpu === undefined) return '';
+  const adapter = gpu.description || gpu.device || gpu.vendor || 'unknown adapter';
+  return `; GPU ${adapter}${gpu.cpuEmulated ? ' (CPU-emulated)' : ''}, ${report.gpu.timing}, ${report.summary.informational ?? 0} informational GPU / CPU ratios`;
 }
 
 export interface BenchCliDeps {
   /** Starts one child; tests replace it with a synthetic one. */
   readonly startChild: (start: ChildStart, pinning: Pinning) => Promise<ChildPort>;
   readonly detectPinning: (cpu: number | null) => Pinning;
+  /** Runs the GPU group (`--gpu`); tests may shrink or replace it. */
+  readonly runGpu?: (cases: readonly GpuCase[], options: GpuRunOptions) => Promise<GpuOutcome>;
 }
 
 const kRealDeps: BenchCliDeps = { startChild, detectPinning };
@@ -204,24 +232,36 @@ export async function benchMain(argv: readonly string[], io: CliIo, deps: BenchC
   const quick = options.settings.mode === 'quick';
   const all = await allCases(quick);
   const cases: BenchCase[] = options.filter === null ? all : all.filter((c) => matchesFilter(c.name, options.filter as string));
-  if (cases.length === 0) {
-    io.err(`pnpm bench: --filter ${String(options.filter)}: 0 matched of ${all.length} ${quick ? 'quick ' : ''}benches (see pnpm bench --list${quick ? ' --quick' : ''})\n`);
+  const gpuAll = gpuCases(quick);
+  const gpuSelected = !options.gpu ? [] : options.filter === null ? gpuAll : gpuAll.filter((c) => matchesFilter(c.name, options.filter as string));
+  if (cases.length + gpuSelected.length === 0) {
+    const gpuHint = !options.gpu && gpuAll.some((c) => matchesFilter(c.name, options.filter as string)) ? '; GPU benches run with --gpu' : '';
+    io.err(`pnpm bench: --filter ${String(options.filter)}: 0 matched of ${all.length + (options.gpu ? gpuAll.length : 0)} ${quick ? 'quick ' : ''}benches (see pnpm bench --list${quick ? ' --quick' : ''}${options.gpu ? ' --gpu' : ''})${gpuHint}\n`);
     return 2;
   }
   if (options.list) {
-    io.out(`${formatTable(['bench', 'file'], cases.map((c) => [c.name, `bench/src/${c.file}`]))}\n\n`);
+    const rows = [...cases.map((c) => [c.name, `bench/src/${c.file}`]), ...gpuSelected.map((c) => [c.name, `bench/src/${c.file}`])];
+    io.out(`${formatTable(['bench', 'file'], rows)}\n\n`);
     const fileCount = new Set(cases.map((c) => c.file)).size;
-    io.out(`${cases.length} ${quick ? 'quick ' : ''}benches in ${fileCount} ${fileCount === 1 ? 'file' : 'files'}, each a checks-on / checks-off pair (baseline: checks-off)\n`);
+    const counts: string[] = [];
+    if (cases.length > 0) counts.push(`${cases.length} ${quick ? 'quick ' : ''}benches in ${fileCount} ${fileCount === 1 ? 'file' : 'files'}, each a checks-on / checks-off pair (baseline: checks-off)`);
+    if (gpuSelected.length > 0) {
+      const checks = gpuSelected.filter((c) => c.kind === 'checks').length;
+      counts.push(`${gpuSelected.length} ${quick ? 'quick ' : ''}GPU benches: ${checks} checked / unchecked free ${checks === 1 ? 'pair' : 'pairs'}, ${gpuSelected.length - checks} GPU-vs-CPU ${gpuSelected.length - checks === 1 ? 'comparison' : 'comparisons'} (informational)`);
+    }
+    io.out(`${counts.join('; ')}\n`);
     return 0;
   }
   const pinning = deps.detectPinning(options.cpu);
   const loadStart = loadavg();
   const progress = new ProgressLine(io.err, io.tty);
   const files = new Set(cases.map((c) => c.file)).size;
-  io.err(`${quick ? 'quick' : 'full'} run: ${cases.length} benches in ${files} ${files === 1 ? 'file' : 'files'}, ${options.settings.rounds.roundsMin}–${options.settings.rounds.roundsMax} rounds, budget ${options.settings.rounds.budgetSeconds}s; ${pinning.note}\n`);
-  let outcome;
+  const gpuNote = gpuSelected.length > 0 ? ` and ${gpuSelected.length} GPU benches (after them, in this process)` : '';
+  io.err(`${quick ? 'quick' : 'full'} run: ${cases.length} benches in ${files} ${files === 1 ? 'file' : 'files'}${gpuNote}, ${options.settings.rounds.roundsMin}–${options.settings.rounds.roundsMax} rounds, budget ${options.settings.rounds.budgetSeconds}s; ${pinning.note}\n`);
+  let outcome: AbOutcome = { cases: [], roundsRun: 0, elapsedSeconds: 0, stopReason: 'decided', children: 0, retries: 0 };
+  let gpuOutcome: GpuOutcome | null = null;
   try {
-    outcome = await runAbRounds(cases, {
+    if (cases.length > 0) outcome = await runAbRounds(cases, {
       settings: options.settings,
       pinning,
       seed: options.seed,
@@ -236,11 +276,22 @@ export async function benchMain(argv: readonly string[], io: CliIo, deps: BenchC
             `pass ${p.pass} fail ${p.fail} inconclusive ${p.inconclusive}`,
         ),
     });
+    if (gpuSelected.length > 0) {
+      gpuOutcome = await (deps.runGpu ?? runGpuRounds)(gpuSelected, {
+        settings: options.settings,
+        seed: options.seed,
+        margin: options.margin,
+        resamples: options.resamples,
+        aa: options.aa,
+        onProgress: (p) => progress.update(() => `[gpu round ${p.round}/${options.settings.rounds.roundsMax}] ${p.caseName}  ${p.elapsedSeconds.toFixed(0)}s/${options.settings.rounds.budgetSeconds}s`),
+      });
+    }
   } finally {
     progress.done();
   }
-  if (outcome.roundsRun < kRoundsForVerdictMin) io.err(`note: ${outcome.roundsRun} rounds are fewer than the ${kRoundsForVerdictMin} a verdict needs; every verdict is inconclusive\n`);
-  const report = buildReport({
+  if (gpuOutcome !== null && gpuOutcome.roundsRun < kRoundsForVerdictMin) io.err(`note: the GPU benches ran ${gpuOutcome.roundsRun} rounds, fewer than the ${kRoundsForVerdictMin} a verdict needs; their verdicts are inconclusive\n`);
+  if (cases.length > 0 && outcome.roundsRun < kRoundsForVerdictMin) io.err(`note: ${outcome.roundsRun} rounds are fewer than the ${kRoundsForVerdictMin} a verdict needs; every verdict is inconclusive\n`);
+  const cpuReport = buildReport({
     outcome,
     settings: options.settings,
     filter: options.filter,
@@ -251,6 +302,7 @@ export async function benchMain(argv: readonly string[], io: CliIo, deps: BenchC
     machine: machineContext(pinning, loadStart),
     createdAt: new Date(),
   });
+  const report = gpuOutcome === null ? cpuReport : addGpuSection(cpuReport, gpuOutcome, { margin: options.margin, resamples: options.resamples, seed: options.seed });
   const side = sideFilePaths(options.json);
   mkdirSync(dirname(options.json), { recursive: true });
   writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { GpuCase } from '../gpu-kernels/gpu-cases.js';
+import type { GpuOutcome } from '../gpu-kernels/gpu-rounds.js';
 import type { Pinning } from '../harness/pinning.js';
 import { syntheticReport, syntheticRounds } from '../test-support/synthetic.js';
 import { syntheticChildren } from '../test-support/synthetic-child.js';
@@ -66,6 +68,59 @@ describe('bench:cli,bench', () => {
     expect(status).toBe(1);
     expect(io.stdout()).toMatch(/host-pool:alloc-free:alloc\+free 8×64: \+\d+(\.\d)?%/);
     expect(lastLine(io.stdout())).toMatch(/1 pass, 1 fail, 0 inconclusive/);
+  });
+});
+
+describe('bench:cli,gpu', () => {
+  /** A GPU group that never touches the device: two rounds per case, checks ratio 1, GPU 3× the CPU. */
+  const runGpu = async (cases: readonly GpuCase[]): Promise<GpuOutcome> => ({
+    cases: cases.map((c) => ({
+      case: c,
+      repsPerSlice: 8,
+      rounds: syntheticRounds(6, c.kind === 'checks' ? 1 : 3, 0.005, 4).map((r) => ({
+        round: r.round,
+        first: c.baseline,
+        baselineNs: r.offNs,
+        comparedNs: r.onNs,
+        baselineEmptyNs: 100,
+        comparedEmptyNs: 100,
+        ratio: r.ratio,
+        cpuShareMin: 1,
+      })),
+    })),
+    roundsRun: 6,
+    elapsedSeconds: 1,
+    stopReason: 'decided',
+    timing: 'timestamp-query',
+    device: { vendor: 'mesa', architecture: 'software', device: 'llvmpipe', description: 'llvmpipe: synthetic', isFallbackAdapter: true, cpuEmulated: true, timestampQuery: true, timestampQuantization: false },
+  });
+
+  it('--list --gpu lists the GPU benches and counts them last', async () => {
+    const io = captureIo();
+    expect(await benchMain(['--list', '--quick', '--gpu', '--filter', 'gpu-kernels'], io)).toBe(0);
+    expect(io.stdout()).toContain('gpu-kernels:free-batch:freeBatch 4096');
+    expect(lastLine(io.stdout())).toBe('6 quick GPU benches: 2 checked / unchecked free pairs, 4 GPU-vs-CPU comparisons (informational)');
+  });
+
+  it('a GPU filter without --gpu matches nothing and says why', async () => {
+    const io = captureIo();
+    expect(await benchMain(['--quick', '--filter', 'gpu-kernels'], io)).toBe(2);
+    expect(io.stderr()).toMatch(/0 matched .*; GPU benches run with --gpu/);
+  });
+
+  it('a GPU-only run writes the GPU section, keeps GPU / CPU ratios informational, exits 0', async () => {
+    const json = tmp('gpu.json');
+    const io = captureIo();
+    const children = syntheticChildren(() => 1);
+    const status = await benchMain(['--quick', '--gpu', '--filter', 'gpu-kernels', '--json', json, '--resamples', '2000'], io, { startChild: children.start, detectPinning: noPin, runGpu });
+    expect(status, io.stdout() + io.stderr()).toBe(0);
+    expect(io.stdout()).toContain('GPU kernel vs CPU reference (informational; CPU-emulated adapter (llvmpipe: synthetic)');
+    expect(lastLine(io.stdout())).toMatch(/^bench --quick: 2 benches, 6 rounds, 0 children .* 2 pass, 0 fail, 0 inconclusive at margin 3\.0%; GPU llvmpipe: synthetic \(CPU-emulated\), timestamp-query, 4 informational GPU \/ CPU ratios; wrote /);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { machine: { gpu: { cpuEmulated: boolean } }; gpu: { comparisons: unknown[] }; ratios: { verdict: string; informational?: boolean }[] };
+    expect(report.machine.gpu.cpuEmulated).toBe(true);
+    expect(report.gpu.comparisons).toHaveLength(4);
+    // GPU 3× slower than the CPU: "fail" by the margin rule, yet informational, so the run passes.
+    expect(report.ratios.filter((r) => r.informational === true).map((r) => r.verdict)).toEqual(['fail', 'fail', 'fail', 'fail']);
   });
 });
 

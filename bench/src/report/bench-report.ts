@@ -15,11 +15,15 @@ import { judgeCase, kCpuShareMin, kDisturbedRetriesMax, type AbOutcome } from '.
 import type { ArgValue, VariantId } from '../harness/bench-pair.js';
 import { kBatchSamples, kBatchThresholdNs, type RunSettings } from '../harness/measure-settings.js';
 import type { Pinning } from '../harness/pinning.js';
+import type { GpuTiming } from '../gpu-kernels/gpu-timer.js';
 
 /** The schema tag; a reader refuses any other. */
 export const kBenchSchema = 'bench/1';
 /** A bench whose median is within this factor of the empty function's measures nothing (STYLE 20). */
 export const kEmptyFactorMin = 1.4;
+
+/** What a ratio divides: checks-on / checks-off (absent: the same), or a GPU kernel / its CPU reference. */
+export type RatioMetric = 'checks-on / checks-off' | 'gpu / cpu';
 
 /** One tracked metric: a checks-on / checks-off ratio with its interval and verdict. */
 export interface RatioEntry {
@@ -29,8 +33,13 @@ export interface RatioEntry {
   readonly ratio: number;
   readonly ciLow: number;
   readonly ciHigh: number;
+  /** For a `gpu / cpu` ratio the same rule reads: pass = the kernel is no slower than the CPU reference + margin. */
   readonly verdict: Verdict;
   readonly rounds: number;
+  /** Absent on checks ratios (the original schema); `gpu / cpu` on the GPU benches' comparisons. */
+  readonly metric?: RatioMetric;
+  /** True when the ratio never gates (the GPU / CPU comparisons): left out of `summary` and the exit status. */
+  readonly informational?: boolean;
 }
 
 export interface VariantEntry {
@@ -64,6 +73,59 @@ export interface BenchEntry {
    * lowest CPU share of the round's kept slices (below 0.9: another process shared the core).
    */
   readonly perRound: readonly { readonly round: number; readonly first: VariantId; readonly ratio: number; readonly cpuShareMin: number }[];
+  /** GPU benches only: how each slice was timed (`perRoundNs` are then GPU times per kernel call). */
+  readonly gpuTiming?: GpuTiming;
+  /** GPU benches only: kernel calls per timed submission. */
+  readonly repsPerSlice?: number;
+}
+
+/** A variant of a GPU-vs-CPU comparison (the fields of {@link VariantEntry} without `checks`). */
+export type TimedVariantEntry = Omit<VariantEntry, 'checks'>;
+
+/** A GPU kernel against its CPU reference (`gpu.comparisons[]`); its ratio is informational. */
+export interface GpuComparisonEntry {
+  readonly name: string;
+  readonly package: string;
+  readonly op: string;
+  readonly file: string;
+  readonly args: Readonly<Record<string, ArgValue>>;
+  readonly baseline: 'cpu';
+  readonly rounds: number;
+  /** `cpu`: allocator-core's planner, mitata slices; `gpu`: the kernel, timed as `gpuTiming` says. Empty references: a no-op function, an empty pass. */
+  readonly variants: { readonly cpu: TimedVariantEntry; readonly gpu: TimedVariantEntry };
+  /** Per round: which variant took the first slice, gpu / cpu, the lowest process CPU share of its slices. */
+  readonly perRound: readonly { readonly round: number; readonly first: 'cpu' | 'gpu'; readonly ratio: number; readonly cpuShareMin: number }[];
+  readonly gpuTiming: GpuTiming;
+  readonly repsPerSlice: number;
+}
+
+/** The adapter the GPU benches ran on (`machine.gpu`). */
+export interface GpuMachineContext {
+  readonly vendor: string;
+  readonly architecture: string;
+  readonly device: string;
+  readonly description: string;
+  readonly isFallbackAdapter: boolean;
+  /** A software adapter (lavapipe/llvmpipe, SwiftShader, WARP): its "GPU" times are CPU times. */
+  readonly cpuEmulated: boolean;
+  /** The adapter offers 'timestamp-query'. */
+  readonly timestampQuery: boolean;
+  /** Dawn's timestamp quantization (the benches turn it off). */
+  readonly timestampQuantization: boolean;
+  /** One line for readers: CPU-emulated or a hardware GPU, and how kernels were timed. */
+  readonly note: string;
+}
+
+/** How the GPU group ran (`gpu`, present when `pnpm bench --gpu` ran GPU benches). */
+export interface GpuRunSection {
+  /** `timestamp-query`: each slice is the median kernel call's GPU time; `wall-clock`: a submission's wall time over its calls. */
+  readonly timing: GpuTiming;
+  readonly repsPerSliceMin: number;
+  readonly repsPerSubmitMax: number;
+  readonly rounds: number;
+  readonly stopReason: AbOutcome['stopReason'];
+  readonly elapsedSeconds: number;
+  readonly comparisons: readonly GpuComparisonEntry[];
 }
 
 export interface MachineContext {
@@ -75,6 +137,8 @@ export interface MachineContext {
   readonly taskset: { readonly used: boolean; readonly cpu: number | null; readonly note: string };
   /** 1, 5 and 15 minute load averages when the run started and ended: how busy the shared machine was. */
   readonly loadAverage: { readonly start: readonly number[]; readonly end: readonly number[] };
+  /** The WebGPU adapter, when GPU benches ran. */
+  readonly gpu?: GpuMachineContext;
 }
 
 export interface BenchReport {
@@ -109,10 +173,13 @@ export interface BenchReport {
   readonly retries: number;
   readonly stopReason: AbOutcome['stopReason'];
   readonly elapsedSeconds: number;
-  readonly summary: { readonly benches: number; readonly pass: number; readonly fail: number; readonly inconclusive: number; readonly measuringNothing: number };
+  /** Over the gating ratios (`benches` counts them); `informational` counts the GPU / CPU ratios. */
+  readonly summary: { readonly benches: number; readonly pass: number; readonly fail: number; readonly inconclusive: number; readonly measuringNothing: number; readonly informational?: number };
   readonly ratios: readonly RatioEntry[];
   readonly benches: readonly BenchEntry[];
   readonly warnings: readonly string[];
+  /** The GPU group's run and its GPU-vs-CPU comparisons (`pnpm bench --gpu`). */
+  readonly gpu?: GpuRunSection;
 }
 
 /** mitata's version, from its package.json. */
@@ -142,7 +209,8 @@ function round2(x: number): number {
   return Math.round(x * 100) / 100;
 }
 
-function variantEntry(perRoundNs: number[], emptyPerRoundNs: number[], checks: boolean): VariantEntry {
+/** @internal A variant's entry from its per-round medians and empty references (ns). */
+export function variantEntry(perRoundNs: number[], emptyPerRoundNs: number[], checks: boolean): VariantEntry {
   const emptyFactor = median(perRoundNs.map((ns, i) => ns / Math.max(emptyPerRoundNs[i] as number, Number.MIN_VALUE)));
   return {
     checks,

@@ -19,8 +19,10 @@ export interface GithubBenchmarkEntry {
 /** Bencher Metric Format: benchmark name → measure slug → value with bounds. */
 export type BencherMetricFormat = Record<string, Record<string, { readonly value: number; readonly lower_value?: number; readonly upper_value?: number }>>;
 
-/** The Bencher measure every ratio is filed under. */
+/** The Bencher measure every checks ratio is filed under. */
 export const kBencherMeasure = 'checks-ratio';
+/** The Bencher measure of the GPU benches' informational GPU / CPU ratios. */
+export const kBencherGpuMeasure = 'gpu-cpu-ratio';
 /** Digits kept in the side files: a ratio to 1e-6 is far below the noise. */
 const kDigits = 6;
 
@@ -31,18 +33,18 @@ function fixed(x: number): number {
 /** `[{ name, unit, value, range, extra }]` for `benchmark-action/github-action-benchmark` with `tool: customSmallerIsBetter`. */
 export function githubActionBenchmark(report: BenchReport): GithubBenchmarkEntry[] {
   return report.ratios.map((r) => ({
-    name: `${r.name} (checks-on / checks-off)`,
+    name: `${r.name} (${r.metric ?? 'checks-on / checks-off'})`,
     unit: 'ratio',
     value: fixed(r.ratio),
     range: `±${fixed(Math.max(r.ciHigh - r.ratio, r.ratio - r.ciLow))}`,
-    extra: `${Math.round(report.settings.confidence * 100)}% CI [${r.ciLow.toFixed(4)}, ${r.ciHigh.toFixed(4)}]; ${r.verdict} at margin ${report.settings.margin}; ${r.rounds} rounds; ${report.mode}`,
+    extra: `${Math.round(report.settings.confidence * 100)}% CI [${r.ciLow.toFixed(4)}, ${r.ciHigh.toFixed(4)}]; ${r.verdict} at margin ${report.settings.margin}${r.informational === true ? ' (informational)' : ''}; ${r.rounds} rounds; ${report.mode}`,
   }));
 }
 
 /** `{ "<benchmark>": { "checks-ratio": { value, lower_value, upper_value } } }` for `bencher run --adapter json`. */
 export function bencherMetricFormat(report: BenchReport): BencherMetricFormat {
   const out: BencherMetricFormat = {};
-  for (const r of report.ratios) out[r.name] = { [kBencherMeasure]: { value: fixed(r.ratio), lower_value: fixed(r.ciLow), upper_value: fixed(r.ciHigh) } };
+  for (const r of report.ratios) out[r.name] = { [r.metric === 'gpu / cpu' ? kBencherGpuMeasure : kBencherMeasure]: { value: fixed(r.ratio), lower_value: fixed(r.ciLow), upper_value: fixed(r.ciHigh) } };
   return out;
 }
 
