@@ -22,7 +22,7 @@ import type {
   ResolvedAllocatorConfig,
 } from './types.js';
 
-/** `pageState[p]` values. */
+/** Page states: the low bits of `tag[p]` with checks on. */
 export const kPageFree = 0;
 export const kPageHeld = 1;
 /** Given back inside an open free group; released at `freeGroupEnd`. */
@@ -30,7 +30,11 @@ export const kPageQueued = 2;
 /** Page 0: receives the padded tokens' dummy writes, never handed out, never given back. */
 export const kPageReserved = 3;
 
-const kStampMax = 0x7fffffff;
+/** The low two bits of a page's tag hold its state; the rest, the stamp of the last call that met it. */
+const kStateBits = 2;
+const kStateMask = (1 << kStateBits) - 1;
+/** Stamps stay below 2^29 so that `stamp << 2 | state` is a non-negative int32. */
+const kStampMax = (1 << (31 - kStateBits)) - 1;
 
 /** A snapshot from `backupState`; opaque to callers. */
 interface AllocatorSnapshot {
@@ -49,7 +53,7 @@ interface AllocatorSnapshot {
  * Invariants (checked by {@link BaseAllocator.verifyInvariants}):
  * 1. free + staged + queued + held = numPages, and no page is in two of them;
  * 2. the free list and the staged list hold no page twice and never page 0;
- * 3. with checks on, `pageState` agrees with the lists (free or staged ⇔ kPageFree).
+ * 3. with checks on, the page states agree with the lists (free or staged ⇔ kPageFree, open group ⇔ kPageQueued).
  *
  * Methods are protected rather than private so that `fuzz/mutants` can plant a bug in one step
  * by overriding it; nothing in this package overrides them outside the two subclasses.
@@ -67,11 +71,12 @@ export abstract class BaseAllocator implements PageAllocator {
   // staged[0, stagedCount): pages given back under needSort, merged sorted when an allocation runs short.
   protected readonly staged: Int32Array;
   protected stagedCount = 0;
-  // pageState[p]: kPageFree / kPageHeld / kPageQueued / kPageReserved; null when checks are off.
-  protected readonly pageState: Uint8Array | null;
-  // seen[p] === seenStamp marks page p as met in the current call, so dedupe needs no clearing.
-  protected readonly seen: Int32Array;
-  protected seenStamp = 0;
+  // tag[p] = stamp << 2 | state. The stamp is the last call that met page p, so a call dedupes its
+  // pages without clearing anything; the state (kPageFree / kPageHeld / kPageQueued / kPageReserved,
+  // kept with checks on only, 0 otherwise) shares the word, so the in-line check reads and writes the
+  // memory the dedupe touches anyway instead of a second array.
+  protected readonly tag: Int32Array;
+  protected stamp = 0;
   // scratch[0, k): the distinct pages of the current call.
   protected readonly scratch: Int32Array;
 
@@ -97,8 +102,7 @@ export abstract class BaseAllocator implements PageAllocator {
     const pageIds = this.numPages + 1;
     this.freeList = new FreeList(this.numPages);
     this.staged = new Int32Array(pageIds);
-    this.pageState = this.checks ? new Uint8Array(pageIds) : null;
-    this.seen = new Int32Array(pageIds);
+    this.tag = new Int32Array(pageIds);
     this.scratch = new Int32Array(pageIds);
     this.groupPlain = new Int32Array(pageIds);
     this.groupSeen = new Int32Array(pageIds);
@@ -130,14 +134,10 @@ export abstract class BaseAllocator implements PageAllocator {
     if (pageCount === 0) return new Int32Array(0);
     this.mergeBeforeAlloc(pageCount);
     if (pageCount > this.freeList.count) return null;
-    this.checkHandOut(pageCount);
     const out = new Int32Array(needSize);
-    const ps = this.pageSize;
-    for (let j = 0; j < pageCount; j++) {
-      const base = this.freeList.at(j) * ps;
-      for (let o = 0; o < ps; o++) out[j * ps + o] = base + o;
-    }
-    this.handOut(pageCount);
+    if (this.checks) this.fillPagesChecked(out, pageCount);
+    else this.fillPages(out, pageCount);
+    this.freeList.take(pageCount);
     return out;
   }
 
@@ -155,7 +155,6 @@ export abstract class BaseAllocator implements PageAllocator {
     this.mergeBeforeExtend(extendTokens, batchSize);
     const pageCount = this.countExtendPages(batch);
     if (pageCount > this.freeList.count) return null;
-    this.checkHandOut(pageCount);
     const out = new Int32Array(extendTokens);
     this.planExtend(batch, out);
     this.handOut(pageCount);
@@ -176,7 +175,6 @@ export abstract class BaseAllocator implements PageAllocator {
     this.mergeBeforeDecode(batchSize);
     const pageCount = this.countDecodePages(batch);
     if (pageCount > this.freeList.count) return null;
-    this.checkHandOut(pageCount);
     const out = new Int32Array(batchSize);
     this.planDecode(batch, out);
     this.handOut(pageCount);
@@ -193,30 +191,7 @@ export abstract class BaseAllocator implements PageAllocator {
   free(indices: ArrayLike<number>): void {
     const n = indices.length;
     if (n === 0) return;
-    this.nextStamp();
-    const { pageSize, slotEnd, seen, seenStamp, scratch } = this;
-    const state = this.pageState;
-    // One pass collects the distinct pages and, with checks on, notices anything wrong; the exact
-    // error (which slots, which pages) is worked out on the slow path only.
-    let suspicious = false;
-    let k = 0;
-    for (let i = 0; i < n; i++) {
-      const slot = indices[i] as number;
-      if (state !== null && !(slot >= 0 && slot < slotEnd && (slot | 0) === slot)) {
-        suspicious = true;
-        continue;
-      }
-      const page = Math.floor(slot / pageSize);
-      if (seen[page] !== seenStamp) {
-        seen[page] = seenStamp;
-        scratch[k++] = page;
-        if (state !== null && state[page] !== kPageHeld) suspicious = true;
-      }
-    }
-    if (suspicious) {
-      this.checkSlots(indices, 0, n);
-      this.checkHeld(scratch, k);
-    }
+    const k = this.checks ? this.collectFreeChecked(indices, n) : this.collectFree(indices, n);
     if (this.groupOpen) this.queuePlain(this.scratch, k);
     else this.releasePlain(this.scratch, k);
   }
@@ -231,7 +206,10 @@ export abstract class BaseAllocator implements PageAllocator {
    */
   freeSegments(segments: readonly FreeSegment[]): void {
     this.validateSegments(segments);
-    if (this.checks) this.checkSegments(segments);
+    if (this.checks) {
+      this.checkSegments(segments);
+      this.markSegmentPages(segments);
+    }
     for (const segment of segments) {
       const k = this.collectReps(segment);
       if (k === 0) continue;
@@ -246,7 +224,11 @@ export abstract class BaseAllocator implements PageAllocator {
     this.groupOpen = true;
     this.groupPlainCount = 0;
     this.groupRepsCount = 0;
-    this.groupStamp = this.groupStamp === kStampMax ? this.resetStamps(this.groupSeen) : this.groupStamp + 1;
+    if (this.groupStamp === kStampMax) {
+      this.groupSeen.fill(0);
+      this.groupStamp = 0;
+    }
+    this.groupStamp++;
   }
 
   /**
@@ -262,6 +244,10 @@ export abstract class BaseAllocator implements PageAllocator {
     const repsCount = this.groupRepsCount;
     this.groupPlainCount = 0;
     this.groupRepsCount = 0;
+    if (this.checks) {
+      this.settle(this.groupPlain, plainCount, kPageQueued, kPageFree);
+      this.settle(this.groupReps, repsCount, kPageQueued, kPageFree);
+    }
     if (plainCount > 0) this.releasePlain(this.groupPlain, plainCount);
     if (repsCount > 0) this.release(this.groupReps, 0, repsCount);
   }
@@ -279,7 +265,7 @@ export abstract class BaseAllocator implements PageAllocator {
       numPages: this.numPages,
       free: this.freeList.toArray(),
       staged: this.staged.slice(0, this.stagedCount),
-      pageState: this.pageState === null ? null : this.pageState.slice(),
+      pageState: this.checks ? this.pageStates() : null,
     };
     return Object.freeze(snapshot);
   }
@@ -296,7 +282,7 @@ export abstract class BaseAllocator implements PageAllocator {
     this.freeList.assign(snapshot.free);
     this.staged.set(snapshot.staged, 0);
     this.stagedCount = snapshot.staged.length;
-    if (this.pageState !== null && snapshot.pageState !== null) this.pageState.set(snapshot.pageState, 0);
+    if (snapshot.pageState !== null) for (let page = 0; page <= this.numPages; page++) this.tag[page] = snapshot.pageState[page] as number;
   }
 
   /** Every page free (ascending), nothing staged, no open group. */
@@ -306,10 +292,8 @@ export abstract class BaseAllocator implements PageAllocator {
     this.groupOpen = false;
     this.groupPlainCount = 0;
     this.groupRepsCount = 0;
-    if (this.pageState !== null) {
-      this.pageState.fill(kPageFree);
-      this.pageState[0] = kPageReserved;
-    }
+    this.tag.fill(kPageFree);
+    if (this.checks) this.tag[0] = kPageReserved;
   }
 
   /** The free list front first, and the staged pages, as copies (for tests and exact comparison). */
@@ -331,11 +315,14 @@ export abstract class BaseAllocator implements PageAllocator {
     };
     for (let i = 0; i < this.freeList.count; i++) mark(this.freeList.at(i), 'the free list');
     for (let i = 0; i < this.stagedCount; i++) mark(this.staged[i] as number, 'the staged list');
-    if (this.pageState === null) return;
-    assert(this.pageState[0] === kPageReserved, `page 0 has state ${this.pageState[0]}, not reserved`);
+    if (!this.checks) return;
+    const states = this.pageStates();
+    assert(states[0] === kPageReserved, `page 0 has state ${states[0]}, not reserved`);
     for (let page = 1; page <= this.numPages; page++) {
-      const isFree = this.pageState[page] === kPageFree;
-      assert(isFree === (where[page] === 1), `page ${page} has state ${this.pageState[page]} but is ${where[page] === 1 ? '' : 'not '}in the free lists`);
+      const expect = where[page] === 1 ? kPageFree : this.groupOpen ? -1 : kPageHeld;
+      const actual = states[page] as number;
+      if (expect === -1) assert(actual === kPageHeld || actual === kPageQueued, `page ${page} has state ${actual} but is not in the free lists`);
+      else assert(actual === expect, `page ${page} has state ${actual} but is ${where[page] === 1 ? '' : 'not '}in the free lists`);
     }
   }
 
@@ -423,22 +410,80 @@ export abstract class BaseAllocator implements PageAllocator {
 
   // ---- shared mechanics ------------------------------------------------------------------------
 
-  /** Releases pages: page states first (checks on), then the subclass's reuse order. */
+  /**
+   * Releases pages in the subclass's reuse order. With checks on, the caller has already moved
+   * their states to free (in the loop that collected them); only the page count is checked here.
+   */
   protected release(pages: Int32Array, start: number, n: number): void {
-    const state = this.pageState;
-    if (state !== null) {
-      for (let i = start; i < start + n; i++) {
-        const page = pages[i] as number;
-        // Tested before the message is built: this runs once per page released.
-        if (state[page] !== kPageHeld && state[page] !== kPageQueued) assert(false, `releasing page ${page} in state ${state[page]}`);
-        state[page] = kPageFree;
-      }
-    }
     this.releasePages(pages, start, n);
-    if (state !== null) {
-      if (this.freeList.count + this.stagedCount > this.numPages) {
-        assert(false, `${this.freeList.count + this.stagedCount} free pages of ${this.numPages}: a page was released twice`);
-      }
+    if (this.checks && this.freeList.count + this.stagedCount > this.numPages) {
+      assert(false, `${this.freeList.count + this.stagedCount} free pages of ${this.numPages}: a page was released twice`);
+    }
+  }
+
+  /** Checks off: the distinct pages of `indices` into `scratch`, first appearance first. */
+  protected collectFree(indices: ArrayLike<number>, n: number): number {
+    const { pageSize, tag, scratch } = this;
+    const met = this.nextStamp() << kStateBits;
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      const page = Math.floor((indices[i] as number) / pageSize);
+      if (tag[page] === met) continue;
+      tag[page] = met;
+      scratch[k++] = page;
+    }
+    return k;
+  }
+
+  /**
+   * Checks on: {@link collectFree} that also moves each page from held to free (queued in an open
+   * group) in the same word it stamps. A page that is not held — free, queued, page 0, or outside
+   * the pool, whose tag reads `undefined` — stops the loop; the pages moved so far go back to held
+   * and the slow path names every bad slot or page.
+   */
+  protected collectFreeChecked(indices: ArrayLike<number>, n: number): number {
+    // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
+    if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
+    const { pageSize, tag, scratch } = this;
+    const met = (this.nextStamp() << kStateBits) | (this.groupOpen ? kPageQueued : kPageFree);
+    let k = 0;
+    let i = 0;
+    for (; i < n; i++) {
+      const page = Math.floor((indices[i] as number) / pageSize);
+      const t = tag[page];
+      if (t === met) continue;
+      if (((t as number) & kStateMask) !== kPageHeld) break;
+      tag[page] = met;
+      scratch[k++] = page;
+    }
+    if (i < n) {
+      this.settle(scratch, k, met & kStateMask, kPageHeld);
+      this.throwFreeError(indices, n);
+    }
+    return k;
+  }
+
+  /** Slow path of a refused free: every slot outside the pool, else every distinct page not held. */
+  protected throwFreeError(indices: ArrayLike<number>, n: number): never {
+    this.checkSlots(indices, 0, n);
+    const bad = new Set<number>();
+    for (let i = 0; i < n; i++) {
+      const page = Math.floor((indices[i] as number) / this.pageSize);
+      if (this.stateOf(page) !== kPageHeld) bad.add(page);
+    }
+    assert(bad.size > 0, 'a free was refused but every page is held');
+    throw new DoubleFreeError([...bad]);
+  }
+
+  /** Moves `pages[0, n)` from state `from` to `to`, asserting they were in `from`. */
+  protected settle(pages: Int32Array, n: number, from: number, to: number): void {
+    const tag = this.tag;
+    for (let i = 0; i < n; i++) {
+      const page = pages[i] as number;
+      const t = tag[page] as number;
+      // Tested before the message is built: this runs once per page.
+      if ((t & kStateMask) !== from) assert(false, `page ${page} in state ${t & kStateMask}, expected ${from}`);
+      tag[page] = (t & ~kStateMask) | to;
     }
   }
 
@@ -448,7 +493,6 @@ export abstract class BaseAllocator implements PageAllocator {
       if (this.groupSeen[page] === this.groupStamp) continue;
       this.groupSeen[page] = this.groupStamp;
       this.groupPlain[this.groupPlainCount++] = page;
-      if (this.pageState !== null) this.pageState[page] = kPageQueued;
     }
   }
 
@@ -458,11 +502,7 @@ export abstract class BaseAllocator implements PageAllocator {
       grown.set(this.groupReps.subarray(0, this.groupRepsCount));
       this.groupReps = grown;
     }
-    for (let i = 0; i < n; i++) {
-      const page = pages[i] as number;
-      this.groupReps[this.groupRepsCount++] = page;
-      if (this.pageState !== null) this.pageState[page] = kPageQueued;
-    }
+    for (let i = 0; i < n; i++) this.groupReps[this.groupRepsCount++] = pages[i] as number;
   }
 
   /** A segment's page representatives (every pageSize-th slot from its start) into `scratch`. */
@@ -474,22 +514,68 @@ export abstract class BaseAllocator implements PageAllocator {
     return k;
   }
 
-  /** The pages at the front of the free list must all be free before they are handed out. */
-  protected checkHandOut(pageCount: number): void {
-    const state = this.pageState;
-    if (state === null) return;
-    let bad: number[] | null = null;
+  /** The slots of the first `pageCount` pages of the free list, page after page, into `out`. */
+  protected fillPages(out: Int32Array, pageCount: number): void {
+    const ps = this.pageSize;
+    const { buf, head } = this.freeList;
     for (let j = 0; j < pageCount; j++) {
-      const page = this.freeList.at(j);
-      if (state[page] !== kPageFree) (bad ??= []).push(page);
+      const base = (buf[head + j] as number) * ps;
+      for (let o = 0; o < ps; o++) out[j * ps + o] = base + o;
     }
-    if (bad !== null) throw new DoubleAllocError(bad);
   }
 
+  /** Checks on: {@link fillPages} that also moves each page from free to held in the same pass. */
+  protected fillPagesChecked(out: Int32Array, pageCount: number): void {
+    const { pageSize: ps, tag } = this;
+    const { buf, head } = this.freeList;
+    let j = 0;
+    for (; j < pageCount; j++) {
+      const page = buf[head + j] as number;
+      const t = tag[page] as number;
+      if ((t & kStateMask) !== kPageFree) break;
+      tag[page] = (t & ~kStateMask) | kPageHeld;
+      const base = page * ps;
+      for (let o = 0; o < ps; o++) out[j * ps + o] = base + o;
+    }
+    if (j < pageCount) this.refuseHandOut(j, pageCount);
+  }
+
+  /**
+   * The first `pageCount` pages of the free list are handed out (after extend or decode planned
+   * their slots from them); with checks on they go from free to held first.
+   */
   protected handOut(pageCount: number): void {
-    const state = this.pageState;
-    if (state !== null) for (let j = 0; j < pageCount; j++) state[this.freeList.at(j)] = kPageHeld;
+    if (this.checks) this.markHandOut(pageCount);
     this.freeList.take(pageCount);
+  }
+
+  /** Checks on: the first `pageCount` pages of the free list go from free to held. */
+  private markHandOut(pageCount: number): void {
+    const { tag } = this;
+    const { buf, head } = this.freeList;
+    let j = 0;
+    for (; j < pageCount; j++) {
+      const page = buf[head + j] as number;
+      const t = tag[page] as number;
+      if ((t & kStateMask) !== kPageFree) break;
+      tag[page] = (t & ~kStateMask) | kPageHeld;
+    }
+    if (j < pageCount) this.refuseHandOut(j, pageCount);
+  }
+
+  /**
+   * Slow path of a hand-out that met a page that is not free: the `moved` pages already marked go
+   * back to free, and `DoubleAllocError` names every page of the `pageCount` that is not free.
+   */
+  private refuseHandOut(moved: number, pageCount: number): never {
+    const { buf, head } = this.freeList;
+    for (let i = 0; i < moved; i++) {
+      const page = buf[head + i] as number;
+      this.tag[page] = ((this.tag[page] as number) & ~kStateMask) | kPageFree;
+    }
+    const bad: number[] = [];
+    for (let i = 0; i < pageCount; i++) if (this.stateOf(buf[head + i] as number) !== kPageFree) bad.push(buf[head + i] as number);
+    throw new DoubleAllocError(bad);
   }
 
   protected checkSlots(indices: ArrayLike<number>, start: number, end: number): void {
@@ -501,42 +587,80 @@ export abstract class BaseAllocator implements PageAllocator {
     if (bad !== null) throw new SlotRangeError(bad, this.slotEnd);
   }
 
-  protected checkHeld(pages: Int32Array, n: number): void {
-    const state = this.pageState as Uint8Array;
-    let bad: number[] | null = null;
-    for (let i = 0; i < n; i++) {
-      const page = pages[i] as number;
-      if (state[page] !== kPageHeld) (bad ??= []).push(page);
-    }
-    if (bad !== null) throw new DoubleFreeError(bad);
-  }
-
-  /** Checks-on validation of a whole `freeSegments` call: slot range, row page structure, held and distinct pages. */
+  /**
+   * Checks-on row structure of a `freeSegments` call, O(pages): every page block of a segment
+   * starts on its page's first slot and ends on the slot its length implies, inside the pool.
+   * Slots in the middle of a block are the ledger's to check (a whole-row walk costs one read per
+   * slot where the free itself reads one per page).
+   */
   protected checkSegments(segments: readonly FreeSegment[]): void {
     const ps = this.pageSize;
-    const state = this.pageState as Uint8Array;
-    this.nextStamp();
-    let bad: number[] | null = null;
     for (const segment of segments) {
       const { indices, startPos } = segment;
-      this.checkSlots(indices, 0, indices.length);
-      for (let blockStart = 0; blockStart < indices.length; blockStart += ps) {
-        const page = Math.floor((indices[blockStart] as number) / ps);
-        const blockEnd = Math.min(blockStart + ps, indices.length);
-        for (let i = blockStart; i < blockEnd; i++) {
-          const slot = indices[i] as number;
-          if (slot !== page * ps + (i - blockStart)) {
-            throw new SegmentError(
-              `segment at ${startPos}: row position ${startPos + i} holds slot ${slot}, expected ${page * ps + (i - blockStart)} ` +
-                `(offset ${i - blockStart} of page ${page}): the row breaks its page structure`,
-            );
-          }
-        }
-        if (state[page] !== kPageHeld || this.seen[page] === this.seenStamp) (bad ??= []).push(page);
-        this.seen[page] = this.seenStamp;
+      const n = indices.length;
+      for (let blockStart = 0; blockStart < n; blockStart += ps) {
+        const first = indices[blockStart] as number;
+        const blockEnd = Math.min(blockStart + ps, n);
+        const last = indices[blockEnd - 1] as number;
+        if (Number.isInteger(first) && first >= 0 && first < this.slotEnd && first % ps === 0 && last === first + (blockEnd - 1 - blockStart)) continue;
+        this.checkSlots(indices, blockStart, blockEnd);
+        // Slow path: name the first slot of the block that is off its place.
+        const page = Math.floor(first / ps);
+        let at = blockStart;
+        while (at < blockEnd && indices[at] === page * ps + (at - blockStart)) at++;
+        assert(at < blockEnd, `block at row position ${startPos + blockStart} failed the structure check but every slot is in place`);
+        const expect = page * ps + (at - blockStart);
+        throw new SegmentError(
+          `segment at ${startPos}: row position ${startPos + at} holds slot ${indices[at]}, expected ${expect} ` +
+            `(offset ${at - blockStart} of page ${page}): the row breaks its page structure`,
+        );
       }
     }
-    if (bad !== null) throw new DoubleFreeError(bad);
+  }
+
+  /**
+   * Checks on: each segment page goes from held to free (queued in an open group), each once per
+   * call. A page that is not held, or met twice, goes back with the ones already moved, and
+   * `DoubleFreeError` names every such page.
+   */
+  protected markSegmentPages(segments: readonly FreeSegment[]): void {
+    const { pageSize: ps, tag, scratch } = this;
+    const met = (this.nextStamp() << kStateBits) | (this.groupOpen ? kPageQueued : kPageFree);
+    let k = 0;
+    let refused = false;
+    for (const { indices } of segments) {
+      for (let i = 0; i < indices.length; i += ps) {
+        const page = Math.floor((indices[i] as number) / ps);
+        const t = tag[page] as number;
+        if ((t & kStateMask) !== kPageHeld) {
+          refused = true;
+          break;
+        }
+        tag[page] = met;
+        scratch[k++] = page;
+      }
+      if (refused) break;
+    }
+    if (refused) {
+      this.settle(scratch, k, met & kStateMask, kPageHeld);
+      this.throwSegmentFreeError(segments);
+    }
+  }
+
+  /** Slow path of a refused segment free: every page not held or met twice. */
+  private throwSegmentFreeError(segments: readonly FreeSegment[]): never {
+    const ps = this.pageSize;
+    const met = new Set<number>();
+    const bad = new Set<number>();
+    for (const { indices } of segments) {
+      for (let i = 0; i < indices.length; i += ps) {
+        const page = Math.floor((indices[i] as number) / ps);
+        if (this.stateOf(page) !== kPageHeld || met.has(page)) bad.add(page);
+        met.add(page);
+      }
+    }
+    assert(bad.size > 0, 'a segment free was refused but every page is held once');
+    throw new DoubleFreeError([...bad]);
   }
 
   protected validateExtend(batch: ExtendBatch): number {
@@ -545,16 +669,17 @@ export abstract class BaseAllocator implements PageAllocator {
     if (seqLens.length !== n || lastLoc.length !== n) {
       throw new ArgumentError(`extend batch arrays differ in length: prefixLens ${n}, seqLens ${seqLens.length}, lastLoc ${lastLoc.length}`);
     }
+    // The lastLoc check shares the validation pass: one read of each array per request.
+    const checks = this.checks;
     for (let i = 0; i < n; i++) {
       const pre = prefixLens[i] as number;
       const seq = seqLens[i] as number;
+      const last = lastLoc[i] as number;
       if (!Number.isInteger(pre) || pre < 0) throw new ArgumentError(`request ${i}: prefixLens ${String(pre)} is not a non-negative integer`);
       if (!Number.isInteger(seq) || seq < 0) throw new ArgumentError(`request ${i}: seqLens ${String(seq)} is not a non-negative integer`);
       if (seq < pre) throw new ArgumentError(`request ${i}: seqLens ${seq} < prefixLens ${pre}`);
-      if (!Number.isInteger(lastLoc[i])) throw new ArgumentError(`request ${i}: lastLoc ${String(lastLoc[i])} is not an integer`);
-    }
-    if (this.checks) {
-      for (let i = 0; i < n; i++) this.checkLastLoc(i, prefixLens[i] as number, lastLoc[i] as number, 'prefix');
+      if (!Number.isInteger(last)) throw new ArgumentError(`request ${i}: lastLoc ${String(last)} is not an integer`);
+      if (checks && !this.lastLocFits(pre, last)) this.refuseLastLoc(i, pre, last, 'prefix');
     }
     return countExtendTokens(prefixLens, seqLens);
   }
@@ -563,26 +688,31 @@ export abstract class BaseAllocator implements PageAllocator {
     const { seqLens, lastLoc } = batch;
     const n = seqLens.length;
     if (lastLoc.length !== n) throw new ArgumentError(`decode batch arrays differ in length: seqLens ${n}, lastLoc ${lastLoc.length}`);
+    const checks = this.checks;
     for (let i = 0; i < n; i++) {
       const seq = seqLens[i] as number;
+      const last = lastLoc[i] as number;
       if (!Number.isInteger(seq) || seq < 1) throw new ArgumentError(`request ${i}: seqLens ${String(seq)} is not an integer >= 1`);
-      if (!Number.isInteger(lastLoc[i])) throw new ArgumentError(`request ${i}: lastLoc ${String(lastLoc[i])} is not an integer`);
-    }
-    if (this.checks) {
-      for (let i = 0; i < n; i++) this.checkLastLoc(i, (seqLens[i] as number) - 1, lastLoc[i] as number, 'seqLens - 1');
+      if (!Number.isInteger(last)) throw new ArgumentError(`request ${i}: lastLoc ${String(last)} is not an integer`);
+      if (checks && !this.lastLocFits(seq - 1, last)) this.refuseLastLoc(i, seq - 1, last, 'seqLens - 1');
     }
   }
 
   /**
    * `lastLoc` is the slot of row position `held - 1`: −1 for an empty row, else a slot of a held
-   * page with `(lastLoc + 1) % pageSize == held % pageSize`.
+   * page with `(lastLoc + 1) % pageSize == held % pageSize`. A slot outside the pool reads an
+   * `undefined` tag and fails the held test.
    */
-  protected checkLastLoc(request: number, held: number, lastLoc: number, heldName: string): void {
+  protected lastLocFits(held: number, lastLoc: number): boolean {
+    if (held === 0) return lastLoc === -1;
+    const t = this.tag[Math.floor(lastLoc / this.pageSize)] as number;
+    return (t & kStateMask) === kPageHeld && (lastLoc + 1 - held) % this.pageSize === 0;
+  }
+
+  /** Slow path of {@link lastLocFits}: throws `LastLocError` saying what is wrong. */
+  protected refuseLastLoc(request: number, held: number, lastLoc: number, heldName: string): never {
     const ps = this.pageSize;
-    if (held === 0) {
-      if (lastLoc !== -1) throw new LastLocError(`request ${request}: lastLoc ${lastLoc} must be -1 when ${heldName} is 0`);
-      return;
-    }
+    if (held === 0) throw new LastLocError(`request ${request}: lastLoc ${lastLoc} must be -1 when ${heldName} is 0`);
     if (lastLoc < 0 || lastLoc >= this.slotEnd) {
       throw new LastLocError(`request ${request}: lastLoc ${lastLoc} is outside [0, ${this.slotEnd}) for ${heldName} ${held}`);
     }
@@ -592,18 +722,31 @@ export abstract class BaseAllocator implements PageAllocator {
       );
     }
     const page = Math.floor(lastLoc / ps);
-    if ((this.pageState as Uint8Array)[page] !== kPageHeld) {
+    if (this.stateOf(page) !== kPageHeld) {
       throw new LastLocError(`request ${request}: lastLoc ${lastLoc} lies in page ${page}, which is not allocated`);
     }
+    assert(false, `request ${request}: lastLoc ${lastLoc} for ${heldName} ${held} was refused but fits`);
   }
 
-  private nextStamp(): void {
-    this.seenStamp = this.seenStamp === kStampMax ? this.resetStamps(this.seen) : this.seenStamp + 1;
+  /** The next call's stamp; at the limit every stamp is cleared (states kept). */
+  private nextStamp(): number {
+    if (this.stamp === kStampMax) {
+      for (let page = 0; page <= this.numPages; page++) this.tag[page] = (this.tag[page] as number) & kStateMask;
+      this.stamp = 0;
+    }
+    return ++this.stamp;
   }
 
-  private resetStamps(stamps: Int32Array): number {
-    stamps.fill(0);
-    return 1;
+  /** Page `page`'s state with checks on (`undefined` tag — outside the pool — reads as free). */
+  protected stateOf(page: number): number {
+    return ((this.tag[page] ?? kPageFree) as number) & kStateMask;
+  }
+
+  /** Every page's state, for snapshots and invariants. */
+  private pageStates(): Uint8Array {
+    const states = new Uint8Array(this.numPages + 1);
+    for (let page = 0; page <= this.numPages; page++) states[page] = this.stateOf(page);
+    return states;
   }
 
   private asSnapshot(state: unknown): AllocatorSnapshot {
@@ -616,7 +759,7 @@ export abstract class BaseAllocator implements PageAllocator {
         `restoreState: snapshot of pageSize ${String(s.pageSize)} × ${String(s.numPages)} pages does not fit pageSize ${this.pageSize} × ${this.numPages} pages`,
       );
     }
-    if ((s.pageState === null) !== (this.pageState === null)) {
+    if ((s.pageState === null) === this.checks) {
       throw new StateError(`restoreState: snapshot taken with checks ${s.pageState === null ? 'off' : 'on'} does not fit an allocator with checks ${this.checks ? 'on' : 'off'}`);
     }
     return s as AllocatorSnapshot;

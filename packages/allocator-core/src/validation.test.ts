@@ -316,6 +316,14 @@ describe('allocator-core:validation,checks', () => {
       expect(allocator.availableSize()).toBe(56);
     });
 
+    it('the in-line structure check is O(pages): slots swapped inside a block are left to the ledger, and the page is freed once', () => {
+      const allocator = used(true);
+      const before = allocator.availableSize();
+      allocator.freeSegments([segment([4, 6, 5, 7], 0)]);
+      expect(allocator.availableSize()).toBe(before + 4);
+      expectRejected(allocator, () => allocator.free([4]), DoubleFreeError, ['[1]']);
+    });
+
     it.each([
       ['two slots swapped', segment([4, 5, 7, 6], 0), ['row position 2 holds slot 7, expected 6']],
       ['a start mid-page', segment([5, 6, 7, 8], 0), ['row position 0 holds slot 5, expected 4']],
