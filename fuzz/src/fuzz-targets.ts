@@ -11,6 +11,10 @@ import { formatTwoTierFailure, runTwoTierModel, twoTierModelSpec } from './model
 import { parsePrefixProgram } from './models/prefix-cache/prefix-program.js';
 import { formatPrefixFailure, prefixModelSpec, runPrefixModel } from './models/prefix-cache/run-prefix-model.js';
 import { runProgram, type CampaignOptions, type ModelRunReport } from './models/run-model.js';
+import { findGpuKernelMutant, kGpuKernelMutants } from '../mutants/gpu-kernels/catalogue.js';
+import type { GpuKernelsGeometry } from './models/gpu-kernels/gpu-geometry.js';
+import { parseGpuProgram } from './models/gpu-kernels/gpu-program.js';
+import { formatGpuKernelsFailure, runGpuKernelsModel, runGpuKernelsProgram } from './models/gpu-kernels/run-gpu-model.js';
 
 /** A planted bug as the CLI lists it. */
 export interface MutantInfo {
@@ -20,15 +24,24 @@ export interface MutantInfo {
   readonly mode: 'contract' | 'exact';
 }
 
-/** One fuzz target: a model, its planted bugs, and how to run and print it. */
+/** What a campaign over one target found, and how strictly it compared. */
+export interface TargetRun {
+  readonly report: ModelRunReport<unknown>;
+  readonly mode: 'contract' | 'exact';
+}
+
+/**
+ * One fuzz target: a model, its planted bugs, and how to run and print it. A synchronous model
+ * answers at once; a model whose commands await (the GPU) answers with a promise.
+ */
 export interface FuzzTarget {
   readonly name: string;
   readonly mutants: readonly MutantInfo[];
   /** Runs a campaign against the reference, or against the named mutant. */
-  run(options: CampaignOptions, mutant: string | null): { readonly report: ModelRunReport<unknown>; readonly mode: 'contract' | 'exact' };
+  run(options: CampaignOptions, mutant: string | null): TargetRun | Promise<TargetRun>;
   formatFailure(report: ModelRunReport<unknown>): string;
-  /** Runs a printed program against the reference; throws what the oracle finds. */
-  replayProgram(geometry: unknown, program: readonly string[]): void;
+  /** Runs a printed program against the reference; throws (or rejects with) what the oracle finds. */
+  replayProgram(geometry: unknown, program: readonly string[]): void | Promise<void>;
 }
 
 const allocatorTarget: FuzzTarget = {
@@ -65,11 +78,27 @@ const hostPoolTarget: FuzzTarget = {
   replayProgram: (geometry, program) => void runProgram(twoTierModelSpec(), geometry as HiCacheGeometry, parseTwoTierProgram(program)),
 };
 
+/**
+ * The CPU allocator and the GPU kernels in lock-step, on this thread's WebGPU device (each worker
+ * thread makes its own). Exact: the GPU must hand out the reference's slots in its order.
+ */
+const gpuKernelsTarget: FuzzTarget = {
+  name: 'gpu-kernels',
+  mutants: kGpuKernelMutants.map((m) => ({ ...m, mode: 'exact' as const })),
+  async run(options, mutantName) {
+    const bug = mutantName === null ? 'none' : findGpuKernelMutant(mutantName)?.name;
+    if (bug === undefined) throw new Error(`no gpu-kernels mutant named ${mutantName}`);
+    return { mode: 'exact', report: await runGpuKernelsModel({ ...options, bug }) };
+  },
+  formatFailure: (report) => formatGpuKernelsFailure(report as ModelRunReport<GpuKernelsGeometry>),
+  replayProgram: async (geometry, program) => void (await runGpuKernelsProgram(geometry as GpuKernelsGeometry, parseGpuProgram(program))),
+};
+
 /** Every model that exists, in the order `--target all` runs them. */
-export const kFuzzTargets: readonly FuzzTarget[] = [allocatorTarget, prefixCacheTarget, hostPoolTarget];
+export const kFuzzTargets: readonly FuzzTarget[] = [allocatorTarget, prefixCacheTarget, hostPoolTarget, gpuKernelsTarget];
 
 /** Models later issues add. */
-export const kPlannedTargets: readonly string[] = ['gpu-kernels'];
+export const kPlannedTargets: readonly string[] = [];
 
 export function findTarget(name: string): FuzzTarget | undefined {
   return kFuzzTargets.find((t) => t.name === name);

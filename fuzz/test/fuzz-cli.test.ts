@@ -17,10 +17,11 @@ describe('fuzz:cli,fuzz', () => {
     expect(r.stdout).toMatch(/allocator\s+contract\s+\d+\s+\d+\s+\d+\s+0\s+ok/);
     expect(r.stdout).toMatch(/prefix-cache\s+contract\s+\d+\s+\d+\s+\d+\s+0\s+ok/);
     expect(r.stdout).toMatch(/host-pool\s+contract\s+\d+\s+\d+\s+\d+\s+0\s+ok/);
+    expect(r.stdout).toMatch(/gpu-kernels\s+exact\s+\d+\s+\d+\s+\d+\s+0\s+ok/);
     const report = JSON.parse(readFileSync(json, 'utf8')) as { seed: number; workers: number; targets: { target: string; runs: number; commandsPerSecond: number; failed: boolean }[] };
     expect(report.seed).toBe(42);
     expect(report.workers).toBe(2);
-    expect(report.targets.map((t) => t.target)).toEqual(['allocator', 'prefix-cache', 'host-pool']);
+    expect(report.targets.map((t) => t.target)).toEqual(['allocator', 'prefix-cache', 'host-pool', 'gpu-kernels']);
     for (const t of report.targets) {
       expect(t.runs).toBeGreaterThan(0);
       expect(t.commandsPerSecond).toBeGreaterThan(0);
@@ -28,7 +29,7 @@ describe('fuzz:cli,fuzz', () => {
     }
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toMatch(/^<\?xml version="1.0"/);
-    expect(xml).toContain('<testsuites name="kvfuzz" tests="3" failures="0">');
+    expect(xml).toContain('<testsuites name="kvfuzz" tests="4" failures="0">');
     expect(xml).toContain('<property name="seed" value="42"/>');
   });
 
@@ -63,7 +64,7 @@ describe('fuzz:cli,fuzz', () => {
   it.each([
     [['--time', 'soon'], /--time soon is not a number of seconds/],
     [['--target', 'nope'], /--target nope is not a target/],
-    [['--target', 'gpu-kernels'], /not built yet/],
+    [['--target', 'prefix-cache', '--mutant', 'cursor-inclusive'], /belongs to --target gpu-kernels/],
     [['--mutant', 'nope'], /--mutant nope is not a mutant/],
     [['--target', 'allocator', '--mutant', 'no-coalescing'], /belongs to --target prefix-cache/],
     [['--shard', '3/3'], /--shard 3\/3 is not I\/N/],
@@ -81,6 +82,48 @@ describe('fuzz:cli,fuzz', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('free-without-unique');
     expect(r.stdout).toContain('no-coalescing');
+    expect(r.stdout).toMatch(/capacity-unchecked\s+gpu-kernels\s+§11\.15\s+exact/);
+  });
+});
+
+// On the machine's WebGPU adapter (lavapipe in CI): without one these fail naming the fix, never skip.
+describe('fuzz:cli,gpu-kernels', () => {
+  it('runs the lock-step GPU model on two workers, one device each', () => {
+    const json = tmp('gpu.json');
+    const r = fuzz('--target', 'gpu-kernels', '--time', '2', '--seed', '42', '--workers', '2', '--json', json);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/gpu-kernels\s+exact\s+\d+\s+\d+\s+\d+\s+0\s+ok/);
+    expect(r.stdout.trim().split('\n').at(-1)).toMatch(/^seed 42, shard 0\/1, 2 workers: \d+ runs, \d+ commands in [\d.]+s; 0 failures$/);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { targets: { target: string; mode: string; runs: number; commands: number; failed: boolean }[] };
+    expect(report.targets).toHaveLength(1);
+    expect(report.targets[0]).toMatchObject({ target: 'gpu-kernels', mode: 'exact', failed: false });
+    expect(report.targets[0]?.runs).toBeGreaterThan(0);
+  });
+
+  it('exits 1 and prints the shrunk program when a planted kernel bug is caught', () => {
+    const r = fuzz('--time', '10', '--seed', '5', '--mutant', 'tail-first-page', '--workers', '1');
+    expect(r.status, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toContain('[gpu-differs]');
+    expect(r.stdout).toMatch(/^ {4}extend\(\[/m);
+    expect(r.stdout).toMatch(/gpu-kernels × tail-first-page\s+exact\s.*FAILED \(gpu-differs\)/);
+    expect(r.stdout).not.toContain('stored:');
+  });
+
+  it('fails naming the fix when there is no WebGPU adapter (never a skip)', () => {
+    // No Vulkan driver file the loader can find: Dawn offers no adapter.
+    const r = runCli('fuzz.ts', ['--target', 'gpu-kernels', '--time', '1', '--workers', '1'], 60_000, { VK_ICD_FILENAMES: '/nonexistent/icd.json', VK_DRIVER_FILES: '/nonexistent/icd.json', CI: 'true' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/pnpm fuzz: the gpu-kernels target needs a WebGPU adapter\. No WebGPU adapter: .*To fix: install the Vulkan software driver/);
+  });
+
+  it('kills every planted kernel bug in the kill table', () => {
+    const json = tmp('gpu-kill.json');
+    const r = fuzz('--kill-table', '--target', 'gpu-kernels', '--time-per-mutant', '5', '--seed', '11', '--json', json);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/6 of 6 planted bugs killed within 5s each$/m);
+    const table = JSON.parse(readFileSync(json, 'utf8')) as { rows: { mutant: string; target: string; killed: boolean }[] };
+    expect(table.rows.map((row) => row.mutant)).toEqual(['cursor-inclusive', 'tail-first-page', 'part1-unbounded', 'page-count-floor', 'capacity-unchecked', 'free-unchecked']);
+    expect(table.rows.every((row) => row.killed && row.target === 'gpu-kernels')).toBe(true);
   });
 });
 

@@ -1,8 +1,11 @@
-import { findTarget } from '../fuzz-targets.js';
+import { findTarget, type TargetRun } from '../fuzz-targets.js';
 import type { ModelRunReport } from '../models/run-model.js';
 
 /** Runs per batch: short enough that a time budget ends close to on time, long enough to amortize setup. */
 export const kRunsPerBatch = 100;
+
+/** Sent to a worker instead of a job: stop listening, so the thread exits once its event loop is empty. */
+export const kCloseMessage = 'close';
 
 /** One unit of campaign work, as sent to a worker. */
 export interface CampaignJob {
@@ -22,10 +25,14 @@ export interface CampaignJobResult {
   readonly failureText: string;
 }
 
-/** Runs one job in this thread. */
-export function runCampaignJob(job: CampaignJob, onRun: (executed: number) => void): CampaignJobResult {
+/**
+ * Runs one job in this thread: at once for a synchronous target, as a promise for one whose model
+ * awaits (the GPU), so the synchronous targets pay for no promise per run.
+ */
+export function runCampaignJob(job: CampaignJob, onRun: (executed: number) => void): CampaignJobResult | Promise<CampaignJobResult> {
   const target = findTarget(job.target);
   if (target === undefined) throw new Error(`no fuzz target named ${job.target}`);
-  const { report, mode } = target.run({ seed: job.seed, numRuns: job.numRuns, timeLimitMs: Math.max(1, job.timeLimitMs), onRun }, job.mutant);
-  return { mode, report, failureText: report.failed ? target.formatFailure(report) : '' };
+  const ran = target.run({ seed: job.seed, numRuns: job.numRuns, timeLimitMs: Math.max(1, job.timeLimitMs), onRun }, job.mutant);
+  const result = ({ report, mode }: TargetRun): CampaignJobResult => ({ mode, report, failureText: report.failed ? target.formatFailure(report) : '' });
+  return ran instanceof Promise ? ran.then(result) : result(ran);
 }

@@ -3,18 +3,18 @@ import { batchOfShard, batchSeed } from './batch-seed.js';
 import { runCampaignJob } from './campaign-job.js';
 
 describe('fuzz:campaign,determinism', () => {
-  it('replays the same batch identically', () => {
+  it('replays the same batch identically', async () => {
     const job = { target: 'allocator', mutant: null, seed: batchSeed(42, 3), numRuns: 30, timeLimitMs: 60_000 };
-    const a = runCampaignJob(job, () => {});
-    const b = runCampaignJob(job, () => {});
+    const a = await runCampaignJob(job, () => {});
+    const b = await runCampaignJob(job, () => {});
     expect(a.report.runs).toBe(30);
     expect(b.report.commands).toBe(a.report.commands);
   });
 
-  it('replays the same failing batch to the same shrunk program', () => {
+  it('replays the same failing batch to the same shrunk program', async () => {
     const job = { target: 'prefix-cache', mutant: 'no-coalescing', seed: batchSeed(7, 0), numRuns: 10_000, timeLimitMs: 60_000 };
-    const a = runCampaignJob(job, () => {});
-    const b = runCampaignJob(job, () => {});
+    const a = await runCampaignJob(job, () => {});
+    const b = await runCampaignJob(job, () => {});
     expect(a.report.failed).toBe(true);
     expect(b.report.failure?.program).toEqual(a.report.failure?.program);
     expect(b.report.failure?.path).toEqual(a.report.failure?.path);

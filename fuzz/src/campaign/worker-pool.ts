@@ -1,11 +1,20 @@
 import { Worker } from 'node:worker_threads';
-import { runCampaignJob, type CampaignJob, type CampaignJobResult } from './campaign-job.js';
+import { runCampaignJob, kCloseMessage, type CampaignJob, type CampaignJobResult } from './campaign-job.js';
 
-/** Runs campaign jobs on `size` worker threads, or in this thread when `size` is 1. */
+/** How long a worker asked to close may take to exit before it is terminated (it is idle by then). */
+const kWorkerExitMsMax = 5_000;
+
+/**
+ * Runs campaign jobs on `size` worker threads, or in this thread when `size` is 1, one job per
+ * thread at a time. A thread running the gpu-kernels target makes its own WebGPU device on first
+ * use and keeps it (Dawn is safe in worker threads, and terminating them is too).
+ */
 export class WorkerPool {
   private readonly idle: Worker[] = [];
   private readonly waiting: ((worker: Worker) => void)[] = [];
   private readonly workers: Worker[] = [];
+  // In this thread, jobs run one after another: a GPU job awaits, and the kill table starts every job at once.
+  private inThread: Promise<unknown> = Promise.resolve();
 
   constructor(readonly size: number) {
     if (size <= 1) return;
@@ -22,7 +31,11 @@ export class WorkerPool {
 
   /** Runs a job on the next free worker; `onRun` hears each finished run. */
   async run(job: CampaignJob, onRun: (executed: number) => void): Promise<CampaignJobResult> {
-    if (this.workers.length === 0) return runCampaignJob(job, onRun);
+    if (this.workers.length === 0) {
+      const result = this.inThread.then(() => runCampaignJob(job, onRun));
+      this.inThread = result.catch(() => undefined);
+      return result;
+    }
     const worker = this.idle.pop() ?? (await new Promise<Worker>((resolve) => this.waiting.push(resolve)));
     try {
       return await new Promise<CampaignJobResult>((resolve, reject) => {
@@ -46,7 +59,21 @@ export class WorkerPool {
     }
   }
 
+  /**
+   * Lets every worker finish and exit on its own; one that has not exited within
+   * `kWorkerExitMsMax` is terminated. Terminating a thread that holds a WebGPU device can abort the
+   * process (Dawn's pending event callback throws into the dying thread), so workers are asked, not killed.
+   */
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    await Promise.all(
+      this.workers.map(async (worker) => {
+        const exited = new Promise<'exited'>((resolve) => worker.once('exit', () => resolve('exited')));
+        worker.postMessage(kCloseMessage);
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), kWorkerExitMsMax)));
+        if ((await Promise.race([exited, late])) === 'late') await worker.terminate();
+        clearTimeout(timer);
+      }),
+    );
   }
 }

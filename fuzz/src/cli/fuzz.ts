@@ -38,7 +38,8 @@ page ledger as the oracle, a drain at the end of every run. A failure of the ref
 in fuzz/regressions/<target>/ with a Vitest file that replays it.
 
 Options:
-  --target NAME         ${kTargetNames.join(' | ')} | all (default all)
+  --target NAME         ${kTargetNames.join(' | ')} | all (default all); gpu-kernels
+                        runs on the WebGPU adapter (lavapipe will do), one device per worker
   --time SECONDS        time budget for the whole campaign (default ${kTimeSecondsDefault})
   --seed N              campaign seed (default: random; printed either way)
   --shard I/N           run batches I, I+N, I+2N, … so N jobs cover disjoint work (default 0/1)
@@ -161,7 +162,8 @@ function parseCli(argv: readonly string[]): CliOptions | 'help' | 'list' {
 
 function listAll(): string {
   const rows = kFuzzTargets.flatMap((t) => t.mutants.map((m) => [m.name, t.name, m.item === 0 ? '—' : `§11.${m.item}`, m.mode, m.mechanism]));
-  return `targets: ${kTargetNames.join(', ')} (planned: ${kPlannedTargets.join(', ')})\n\n${formatTable(['mutant', 'model', 'item', 'mode', 'mechanism'], rows)}`;
+  const planned = kPlannedTargets.length === 0 ? '' : ` (planned: ${kPlannedTargets.join(', ')})`;
+  return `targets: ${kTargetNames.join(', ')}${planned}\n\n${formatTable(['mutant', 'model', 'item', 'mode', 'mechanism'], rows)}`;
 }
 
 const baseDir = process.env['INIT_CWD'] ?? process.cwd();
@@ -278,19 +280,19 @@ async function killTable(options: CliOptions): Promise<number> {
   return survivors.length > 0 ? 1 : 0;
 }
 
-function replay(options: CliOptions): number {
+async function replay(options: CliOptions): Promise<number> {
   const file = resolve(baseDir, options.replay as string);
   const regression = loadRegression(file);
   const target = findTarget(regression.target);
   process.stdout.write(`${regression.target}: ${regression.errorName} — ${regression.message}\n  found ${regression.foundAt}; seed ${regression.seed}, path "${regression.path}"\n  program (${regression.program.length} commands):\n`);
   for (const line of regression.program) process.stdout.write(`    ${line},\n`);
   try {
-    replayRegression(regression);
+    await replayRegression(regression);
   } catch (error) {
     process.stdout.write(`\nstill fails: ${(error as Error).name}: ${(error as Error).message}\n`);
     return 1;
   }
-  const seedReplay = target?.run({ seed: regression.seed, path: regression.path, numRuns: 1 }, null).report;
+  const seedReplay = (await target?.run({ seed: regression.seed, path: regression.path, numRuns: 1 }, null))?.report;
   process.stdout.write(`\npasses: the program runs clean${seedReplay === undefined ? '' : seedReplay.failed ? ', but the recorded seed and path still fail' : ', and so does the recorded seed and path'}\n`);
   return seedReplay?.failed === true ? 1 : 0;
 }
@@ -314,9 +316,18 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${listAll()}\n`);
     return 0;
   }
-  if (options.action === 'replay') return replay(options);
-  if (options.action === 'kill-table') return killTable(options);
-  return campaign(options);
+  try {
+    if (options.action === 'replay') return await replay(options);
+    if (options.action === 'kill-table') return await killTable(options);
+    return await campaign(options);
+  } catch (error) {
+    // The gpu-kernels target on a machine without a WebGPU adapter: a failure naming the fix, never a skip.
+    const message = (error as Error).message ?? String(error);
+    const noAdapter = /No WebGPU adapter: .*$/m.exec(message);
+    if (noAdapter === null) throw error;
+    process.stderr.write(`pnpm fuzz: the gpu-kernels target needs a WebGPU adapter. ${noAdapter[0]}\n`);
+    return 1;
+  }
 }
 
 process.exitCode = await main(process.argv.slice(2));

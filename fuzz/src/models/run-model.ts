@@ -47,7 +47,8 @@ export interface ModelSpec<G, M extends object, R> {
   readonly executed: (model: M) => number;
 }
 
-function describeError(error: unknown): { errorName: string; message: string; rule: string } {
+/** @internal The name, message and rule of what a run threw (shared with the asynchronous runner). */
+export function describeError(error: unknown): { errorName: string; message: string; rule: string } {
   if (error instanceof Error) {
     const e = error as Error & { rule?: string; code?: string };
     return { errorName: e.name, message: e.rule === undefined && e.code === undefined && e.stack !== undefined ? `${e.message}\n${e.stack.split("\n").slice(1, 4).join("\n")}` : e.message, rule: e.rule ?? e.code ?? e.name };

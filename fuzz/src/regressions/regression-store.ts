@@ -21,6 +21,8 @@ function versions(): Record<string, string> {
   return {
     '@kvfuzz/allocator-core': packageVersion('../../../packages/allocator-core/package.json'),
     '@kvfuzz/prefix-cache': packageVersion('../../../packages/prefix-cache/package.json'),
+    '@kvfuzz/host-pool': packageVersion('../../../packages/host-pool/package.json'),
+    '@kvfuzz/gpu-kernels': packageVersion('../../../packages/gpu-kernels/package.json'),
     '@kvfuzz/fuzz': packageVersion('../../package.json'),
     'fast-check': fc.__version,
     node: process.version,
@@ -41,8 +43,8 @@ import { describe, it } from 'vitest';
 import { replayRegressionFile } from '../../src/regressions/replay-regression.js';
 
 describe('fuzz:regressions,${r.target}', () => {
-  it(${JSON.stringify(title)}, () => {
-    replayRegressionFile(new URL('./${r.signature}.json', import.meta.url));
+  it(${JSON.stringify(title)}, async () => {
+    await replayRegressionFile(new URL('./${r.signature}.json', import.meta.url));
   });
 });
 `;

@@ -12,14 +12,15 @@ export function loadRegression(file: string | URL): Regression {
  * Replays a stored failure's shrunk program against the reference. Throws what the oracle finds
  * while the bug is there; returns once it is fixed. (The program is the replay that survives model
  * changes; the seed and path replay the original batch only while the model's arbitraries are the
- * same — `pnpm fuzz --replay FILE` tries both.)
+ * same — `pnpm fuzz --replay FILE` tries both.) A target whose model awaits answers with a promise.
  */
-export function replayRegression(regression: Regression): void {
+export function replayRegression(regression: Regression): void | Promise<void> {
   const target = findTarget(regression.target);
   if (target === undefined) throw new Error(`regression ${regression.signature}: no target named ${regression.target}`);
-  target.replayProgram(regression.geometry, regression.program);
+  return target.replayProgram(regression.geometry, regression.program);
 }
 
-export function replayRegressionFile(file: string | URL): void {
-  replayRegression(loadRegression(file));
+/** {@link replayRegression} of a stored file; a promise for a target whose model awaits (the GPU). */
+export function replayRegressionFile(file: string | URL): void | Promise<void> {
+  return replayRegression(loadRegression(file));
 }

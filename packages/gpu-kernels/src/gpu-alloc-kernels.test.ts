@@ -108,6 +108,20 @@ describe('gpu-kernels:free', () => {
     }
   });
 
+  it('reads no further than the free list is long when an unchecked free counts past its end', async () => {
+    const kernels = new GpuAllocKernels(context);
+    const state = kernels.createPageState(4, [1, 2]);
+    try {
+      context.device.pushErrorScope('validation');
+      const result = await kernels.freeBatch(state, [1, 2, 1, 2, 1, 2, 3], false);
+      expect(await context.device.popErrorScope()).toBeNull();
+      expect(result.freed).toHaveLength(5);
+      expect(state.listed).toBe(5);
+    } finally {
+      state.destroy();
+    }
+  });
+
   it('finds every planted duplicate in random batches (checked), and the unchecked kernel does not', async () => {
     const kernels = new GpuAllocKernels(context);
     await fc.assert(
@@ -134,7 +148,7 @@ describe('gpu-kernels:free', () => {
 });
 
 describe('gpu-kernels:mutants', () => {
-  it.each<KernelBug>(['cursor-inclusive', 'tail-first-page', 'page-count-floor'])('the differential test catches the planted kernel bug %s', async (bug) => {
+  it.each<KernelBug>(['cursor-inclusive', 'tail-first-page', 'part1-unbounded', 'page-count-floor', 'capacity-unchecked'])('the differential test catches the planted kernel bug %s', async (bug) => {
     const kernels = new GpuAllocKernels(context, bug);
     const result = await fc.check(
       fc.asyncProperty(batchArbitrary(16), async ({ pageSize, batch, free }) => {
@@ -145,5 +159,17 @@ describe('gpu-kernels:mutants', () => {
       { numRuns: 200 },
     );
     expect(result.failed, `seed ${result.seed}`).toBe(true);
+  });
+
+  it('the duplicate check catches the planted bug free-unchecked (the checked free runs the unchecked kernel)', async () => {
+    const kernels = new GpuAllocKernels(context, 'free-unchecked');
+    const state = kernels.createPageState(32, [3, 4, 5]);
+    try {
+      const result = await kernels.freeBatch(state, [3, 4, 4], true);
+      expect(result.reported).toEqual([]);
+      expect(result.freed.sort((a, b) => a - b)).toEqual([3, 4, 4]);
+    } finally {
+      state.destroy();
+    }
   });
 });

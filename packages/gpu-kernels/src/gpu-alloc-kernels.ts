@@ -23,6 +23,13 @@ interface PagedPipelines {
   readonly fill: GPUComputePipeline;
 }
 
+/** `Σ floor(seq / ps) − floor(pre / ps)`: the count the planted `page-count-floor` bug checks capacity with. */
+function flooredExtendPages(prefixLens: ArrayLike<number>, seqLens: ArrayLike<number>, pageSize: number): number {
+  let pageCount = 0;
+  for (let i = 0; i < prefixLens.length; i++) pageCount += Math.floor((seqLens[i] as number) / pageSize) - Math.floor((prefixLens[i] as number) / pageSize);
+  return pageCount;
+}
+
 const u32 = (values: ArrayLike<number>): Uint32Array<ArrayBuffer> => Uint32Array.from(values);
 const i32 = (values: ArrayLike<number>): Int32Array<ArrayBuffer> => Int32Array.from(values);
 
@@ -61,8 +68,10 @@ export class GpuAllocKernels {
       if (!((seqLens[i] as number) >= (prefixLens[i] as number))) throw new ArgumentError(`request ${i}: seqLens ${String(seqLens[i])} < prefixLens ${String(prefixLens[i])}`);
     }
     const pageCount = countExtendPages(prefixLens, seqLens, pageSize);
-    if (pageCount > freePages.length && this.bug !== 'page-count-floor') return null;
-    return this.run(prefixLens, seqLens, lastLoc, pageSize, freePages, countExtendTokens(prefixLens, seqLens), pageCount);
+    // Planted: page-count-floor checks the floored count, which the kernel uses too.
+    const checkedCount = this.bug === 'page-count-floor' ? flooredExtendPages(prefixLens, seqLens, pageSize) : pageCount;
+    if (checkedCount > freePages.length && this.bug !== 'capacity-unchecked') return null;
+    return this.run(prefixLens, seqLens, lastLoc, pageSize, freePages, countExtendTokens(prefixLens, seqLens), checkedCount);
   }
 
   /** The decode layout on the GPU: an extend of one token per request with `pre = seq − 1`. */
@@ -71,7 +80,7 @@ export class GpuAllocKernels {
     if (lastLoc.length !== seqLens.length) throw new ArgumentError(`decode batch arrays differ in length: seqLens ${seqLens.length}, lastLoc ${lastLoc.length}`);
     for (let i = 0; i < seqLens.length; i++) if (!((seqLens[i] as number) >= 1)) throw new ArgumentError(`request ${i}: seqLens ${String(seqLens[i])} < 1`);
     const pageCount = countDecodePages(seqLens, pageSize);
-    if (pageCount > freePages.length) return null;
+    if (pageCount > freePages.length && this.bug !== 'capacity-unchecked') return null;
     const prefixLens = Array.from(seqLens, (s) => s - 1);
     return this.run(prefixLens, seqLens, lastLoc, pageSize, freePages, seqLens.length, pageCount);
   }
@@ -85,7 +94,7 @@ export class GpuAllocKernels {
     const device = this.context.device;
     if (pages.length === 0) return { freed: [], reported: [] };
     if (pages.length > kOutputSlotsMax) throw new GpuBatchError(`free batch of ${pages.length} pages exceeds ${kOutputSlotsMax}`);
-    const pipeline = this.freePipeline(checked);
+    const pipeline = this.freePipeline(checked && this.bug !== 'free-unchecked');
     const created: GPUBuffer[] = [];
     try {
       const input = this.storage(u32(pages), created);
@@ -107,10 +116,12 @@ export class GpuAllocKernels {
       device.queue.submit([encoder.finish()]);
       const [count, reportedCount] = Array.from(await this.read(counters, 2, created));
       const reportedPages = Array.from(await this.read(reported, Math.min(reportedCount ?? 0, pages.length), created));
-      const freedCount = (count ?? 0) - state.listed;
-      const freed = Array.from(await this.readRange(state.freeList, state.listed, freedCount, created));
+      // The list holds every page once; only an unchecked free of pages not held counts past its end,
+      // and the kernel drops those entries, so read no further than the list is long.
+      const listedNow = Math.min(count ?? 0, state.capacity);
+      const freed = Array.from(await this.readRange(state.freeList, state.listed, listedNow - state.listed, created));
       // The counter on the GPU keeps counting from where the last batch left it.
-      state.listed = count ?? state.listed;
+      state.listed = listedNow;
       return { freed, reported: reportedPages };
     } finally {
       for (const buffer of created) buffer.destroy();
@@ -240,8 +251,10 @@ export class GpuPageState {
   readonly freeList: GPUBuffer;
   /** [0]: entries on the free list; [1]: pages the last batch reported. */
   readonly counters: GPUBuffer;
-  /** Entries the free list holds (mirrors the GPU counter between batches). */
+  /** Entries the free list holds (mirrors the GPU counter between batches, up to `capacity`). */
   listed = 0;
+  /** Entries the free list has room for: one per page id, page 0 included. */
+  readonly capacity: number;
 
   constructor(
     device: GPUDevice,
@@ -253,7 +266,8 @@ export class GpuPageState {
     for (let i = 0; i < heldPages.length; i++) states[heldPages[i] as number] = 1;
     this.pageState = device.createBuffer({ size: states.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
     device.queue.writeBuffer(this.pageState, 0, states);
-    this.freeList = device.createBuffer({ size: Math.max(4, (numPages + 1) * 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+    this.capacity = numPages + 1;
+    this.freeList = device.createBuffer({ size: this.capacity * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
     this.counters = device.createBuffer({ size: 8, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
     device.queue.writeBuffer(this.counters, 0, new Uint32Array(2));
   }

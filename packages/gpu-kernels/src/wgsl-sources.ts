@@ -12,9 +12,29 @@
  */
 import { kWorkgroupSize } from './kernel-limits.js';
 
-/** Planted kernel bugs (semantics §11 items 12 and 14), for the differential tests. */
-export type KernelBug = 'none' | 'cursor-inclusive' | 'tail-first-page' | 'page-count-floor';
-const kBugIds: Record<KernelBug, number> = { none: 0, 'cursor-inclusive': 1, 'tail-first-page': 2, 'page-count-floor': 3 };
+/**
+ * Planted kernel bugs (semantics §11 items 12–15, and the batch free without its check), for the
+ * differential tests and the lock-step fuzz model, which must catch each one:
+ * - `cursor-inclusive` (item 12): the page cursor sums new pages over `j ≤ i`, not `j < i`;
+ * - `tail-first-page` (item 12): part 3 lands on the first, not the last, page of the request's range;
+ * - `part1-unbounded` (item 13): part 1 runs to the page end without `min(seq, …)`, writing over
+ *   the slots of the requests after it (the earliest overrunning request wins);
+ * - `page-count-floor` (item 14): new pages counted with floor, and the short check uses that count;
+ * - `capacity-unchecked` (item 15): no capacity check before the kernel, which then reads free
+ *   pages that do not exist instead of returning `null`;
+ * - `free-unchecked`: the checked batch free runs the unchecked kernel, so a page named twice, or
+ *   not held, is freed instead of reported.
+ */
+export type KernelBug = 'none' | 'cursor-inclusive' | 'tail-first-page' | 'part1-unbounded' | 'page-count-floor' | 'capacity-unchecked' | 'free-unchecked';
+const kBugIds: Record<KernelBug, number> = {
+  none: 0,
+  'cursor-inclusive': 1,
+  'tail-first-page': 2,
+  'page-count-floor': 3,
+  'part1-unbounded': 4,
+  'capacity-unchecked': 5,
+  'free-unchecked': 6,
+};
 
 export function scanSource(pageSize: number, bug: KernelBug): string {
   return /* wgsl */ `
@@ -118,6 +138,17 @@ fn fill(@builtin(global_invocation_id) gid: vec3<u32>) {
   let i = lo;
   let pre = prefixLens[i];
   let seq = seqLens[i];
+  if (kBug == 4u) {
+    // Planted (§11 item 13): an earlier request's part 1 runs on to its page end, past its own seq,
+    // over this slot; the earliest such request wins.
+    for (var j = 0u; j < i; j++) {
+      let overrun = (prefixLens[j] + kPageSize - 1u) / kPageSize * kPageSize - prefixLens[j];
+      if (t < slotOffsets[j] + overrun) {
+        out[t] = lastLoc[j] + 1 + i32(t - slotOffsets[j]);
+        return;
+      }
+    }
+  }
   let pos = pre + (t - slotOffsets[i]);
   let preCeil = (pre + kPageSize - 1u) / kPageSize * kPageSize;
   if (pos < min(seq, preCeil)) {

@@ -1,0 +1,50 @@
+import fc from 'fast-check';
+import { kDcpSizes } from '@kvfuzz/allocator-core';
+import { kKernelPageSizes } from '../allocator/geometry.js';
+
+/**
+ * Largest pool a lock-step run draws, in allocator pages: room for several rows and wide batches,
+ * small enough that the O(pages) checks and the GPU free batches stay cheap on a software driver.
+ */
+export const kGpuPoolPagesMax = 96;
+
+/** The geometry of one lock-step run, drawn once and printed in every failure header. */
+export interface GpuKernelsGeometry {
+  readonly kernelPageSize: number;
+  readonly dcpSize: number;
+  /** Allocator pages that can be handed out (page 0 comes on top). */
+  readonly poolPages: number;
+  /** The CPU allocator's in-line checks (the GPU kernels are checked by the lock-step comparison). */
+  readonly checks: boolean;
+}
+
+/** Allocator page size: kernel page × DCP, as the allocator widens it. */
+export function gpuPageSizeOf(g: GpuKernelsGeometry): number {
+  return g.kernelPageSize * g.dcpSize;
+}
+
+export function formatGpuGeometry(g: GpuKernelsGeometry): string {
+  return `kernelPageSize ${g.kernelPageSize} × dcpSize ${g.dcpSize} = page ${gpuPageSizeOf(g)}, ${g.poolPages} pages, checks ${g.checks}`;
+}
+
+/**
+ * Pools from one page (every batch contends, `null` is common) to roomy. `needSort` is not drawn:
+ * the kernels take the free list as given, and staging is the allocator model's business.
+ * Fixed fields are not drawn.
+ */
+export function gpuGeometryArbitrary(fixed: Partial<GpuKernelsGeometry> = {}): fc.Arbitrary<GpuKernelsGeometry> {
+  const either = <T>(value: T | undefined, arb: fc.Arbitrary<T>): fc.Arbitrary<T> => (value === undefined ? arb : fc.constant(value));
+  return fc.record({
+    kernelPageSize: either(fixed.kernelPageSize, fc.constantFrom(...kKernelPageSizes)),
+    dcpSize: either(fixed.dcpSize, fc.constantFrom(...kDcpSizes)),
+    poolPages: either(
+      fixed.poolPages,
+      fc.oneof(
+        { arbitrary: fc.integer({ min: 1, max: 4 }), weight: 2 },
+        { arbitrary: fc.integer({ min: 5, max: 32 }), weight: 3 },
+        { arbitrary: fc.integer({ min: 33, max: kGpuPoolPagesMax }), weight: 1 },
+      ),
+    ),
+    checks: either(fixed.checks, fc.boolean()),
+  });
+}
