@@ -49,8 +49,14 @@ export class EvictHostOrphans extends HiRadixCache {
 
 /** §11.31: the host pool without its `slot_used` checks on free and alloc. */
 export class HostPoolUnchecked extends HostSlotPool {
-  protected override checkHeld(): void {}
-  protected override checkHandOut(): void {}
+  // The slot_used marks are still written, as the engine's are; only the checks are gone.
+  protected override markFreed(indices: ArrayLike<number>): void {
+    for (let i = 0; i < indices.length; i++) (this.slotUsed as Uint8Array)[indices[i] as number] = 0;
+  }
+
+  protected override markHandOut(start: number, n: number): void {
+    for (let i = start; i < start + n; i++) (this.slotUsed as Uint8Array)[this.listEntry(i)] = 1;
+  }
 }
 
 /** §11.32: first-fit instead of the contiguous-run preference. */

@@ -6,8 +6,6 @@ import { ReleaseList } from './internal/release-list.js';
 import { SlotList } from './internal/slot-list.js';
 import type { HostPool, HostSlotPoolConfig, HostSlotPoolInspection, ResolvedHostSlotPoolConfig } from './types.js';
 
-const kStampMax = 0x7fffffff;
-
 /**
  * The host (L2) slot pool of SGLang's HiCache: the latest `HostKVCache` bookkeeping, with the
  * engine's `slot_used` checks, its lazy release list and its contiguous-run preference.
@@ -29,6 +27,9 @@ const kStampMax = 0x7fffffff;
  *
  * Methods are protected rather than private so that `fuzz/mutants` can plant a bug in one step
  * by overriding one of them (the sizing rule, the run search, the used check on alloc or on free).
+ *
+ * The `slot_used` checks cost one read and one write of a byte per slot, in a single pass: a slot
+ * is checked and marked together, and a refused call puts back the marks it made before it throws.
  */
 export class HostSlotPool implements HostPool {
   readonly config: ResolvedHostSlotPoolConfig;
@@ -53,11 +54,8 @@ export class HostSlotPool implements HostPool {
   // pending: chunks given back by free(), in release order, not yet in the free list.
   protected readonly pending: ReleaseList;
   // slotUsed[s]: 1 while slot s is allocated, 0 otherwise (the engine's slot_used); null when checks are off.
+  // A slot named twice in one call meets its own mark the second time, so no dedupe array is needed.
   protected readonly slotUsed: Uint8Array | null;
-  // seen[s] === seenStamp marks slot s as met in the current call, so duplicates are found without
-  // clearing an array per call; null when checks are off.
-  protected readonly seen: Int32Array | null;
-  protected seenStamp = 0;
 
   /** @throws ConfigError naming the bad value (see {@link resolveHostSlotPoolConfig}). */
   constructor(config: HostSlotPoolConfig) {
@@ -76,7 +74,6 @@ export class HostSlotPool implements HostPool {
     this.freeSlots = new SlotList(this.size);
     this.pending = new ReleaseList(this.size);
     this.slotUsed = this.checks ? new Uint8Array(this.size) : null;
-    this.seen = this.checks ? new Int32Array(this.size) : null;
     this.clear();
   }
 
@@ -110,12 +107,10 @@ export class HostSlotPool implements HostPool {
     const start = this.findRunStart(n, listLength);
     assert(Number.isInteger(start), `run start ${start} is not an integer`);
     assert(start >= 0 && start + n <= listLength, `run [${start}, ${start + n}) lies outside the list of ${listLength}`);
-    if (this.checks) this.checkHandOut(start, n);
+    if (this.checks) this.markHandOut(start, n);
     if (merge) this.mergePending();
     const out = new Int32Array(n);
     this.freeSlots.takeRange(start, n, out);
-    const used = this.slotUsed;
-    if (used !== null) for (let i = 0; i < n; i++) used[out[i] as number] = 1;
     return out;
   }
 
@@ -132,14 +127,11 @@ export class HostSlotPool implements HostPool {
   free(indices: ArrayLike<number>): number {
     const n = indices.length;
     if (n === 0) return 0;
-    if (this.checks) {
-      this.checkSlots(indices);
-      this.checkHeld(indices);
-    }
-    const used = this.slotUsed;
-    if (used !== null) for (let i = 0; i < n; i++) used[indices[i] as number] = 0;
+    if (this.checks) this.markFreed(indices);
     this.pending.push(indices);
-    if (used !== null) assert(this.availableSize() <= this.size, `${this.availableSize()} slots available of ${this.size}: a slot was given back twice`);
+    if (this.checks && this.availableSize() > this.size) {
+      assert(false, `${this.availableSize()} slots available of ${this.size}: a slot was given back twice`);
+    }
     return n;
   }
 
@@ -249,32 +241,85 @@ export class HostSlotPool implements HostPool {
     return 0;
   }
 
-  /** Entries `[start, start + n)` must all be unused (and distinct) before they are handed out. */
-  protected checkHandOut(start: number, n: number): void {
+  /**
+   * Checks on: entries `[start, start + n)` of the free list followed by the pending chunks go
+   * from unused to used, each once. A slot already used — or met twice — puts back the marks made
+   * so far, and `HostDoubleAllocError` names every such slot.
+   */
+  protected markHandOut(start: number, n: number): void {
     const used = this.slotUsed as Uint8Array;
-    const seen = this.seen as Int32Array;
-    const stamp = this.nextStamp();
-    let bad: number[] | null = null;
-    for (let i = start; i < start + n; i++) {
-      const slot = this.listEntry(i);
-      if (used[slot] !== 0 || seen[slot] === stamp) (bad ??= []).push(slot);
-      seen[slot] = stamp;
+    const free = this.freeSlots;
+    const pending = this.pending.slots;
+    // The range as two contiguous pieces: in the free list, then in the pending chunks.
+    const freeEnd = Math.max(start, Math.min(start + n, free.count));
+    const buf = free.buf;
+    let i = start;
+    for (; i < freeEnd; i++) {
+      const slot = buf[free.head + i] as number;
+      if (used[slot] !== 0) break;
+      used[slot] = 1;
     }
-    if (bad !== null) throw new HostDoubleAllocError(bad);
+    if (i === freeEnd) {
+      for (; i < start + n; i++) {
+        const slot = pending[i - free.count] as number;
+        if (used[slot] !== 0) break;
+        used[slot] = 1;
+      }
+    }
+    if (i < start + n) this.refuseHandOut(start, i, n);
   }
 
-  /** Every naming must find its slot allocated; a slot named twice is freed twice. */
-  protected checkHeld(indices: ArrayLike<number>): void {
+  /**
+   * Checks on: every naming goes from used to unused; a slot named twice meets its own mark and is
+   * freed twice. A slot outside the pool (its `used` byte reads `undefined`), unused or named twice
+   * puts back the marks made so far; then `SlotRangeError` or `HostDoubleFreeError` names every
+   * such slot.
+   */
+  protected markFreed(indices: ArrayLike<number>): void {
+    // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
+    if (!(indices instanceof Int32Array)) this.checkSlots(indices);
     const used = this.slotUsed as Uint8Array;
-    const seen = this.seen as Int32Array;
-    const stamp = this.nextStamp();
-    let bad: number[] | null = null;
+    const n = indices.length;
+    let i = 0;
+    for (; i < n; i++) {
+      const slot = indices[i] as number;
+      if (used[slot] !== 1) break;
+      used[slot] = 0;
+    }
+    if (i < n) this.refuseFree(indices, i);
+  }
+
+  // ---- slow paths ----------------------------------------------------------------------------
+
+  /** A refused hand-out: entries `[start, marked)` go back to unused; every bad entry is named. */
+  private refuseHandOut(start: number, marked: number, n: number): never {
+    const used = this.slotUsed as Uint8Array;
+    for (let i = start; i < marked; i++) used[this.listEntry(i)] = 0;
+    const met = new Set<number>();
+    const bad: number[] = [];
+    for (let i = start; i < start + n; i++) {
+      const slot = this.listEntry(i);
+      if (used[slot] !== 0 || met.has(slot)) bad.push(slot);
+      met.add(slot);
+    }
+    assert(bad.length > 0, 'a hand-out was refused but every slot is unused once');
+    throw new HostDoubleAllocError(bad);
+  }
+
+  /** A refused free: namings `[0, marked)` go back to used; every bad slot or naming is named. */
+  private refuseFree(indices: ArrayLike<number>, marked: number): never {
+    const used = this.slotUsed as Uint8Array;
+    for (let i = 0; i < marked; i++) used[indices[i] as number] = 1;
+    this.checkSlots(indices);
+    const met = new Set<number>();
+    const bad: number[] = [];
     for (let i = 0; i < indices.length; i++) {
       const slot = indices[i] as number;
-      if (used[slot] !== 1 || seen[slot] === stamp) (bad ??= []).push(slot);
-      seen[slot] = stamp;
+      if (used[slot] !== 1 || met.has(slot)) bad.push(slot);
+      met.add(slot);
     }
-    if (bad !== null) throw new HostDoubleFreeError(bad);
+    assert(bad.length > 0, 'a free was refused but every slot is used once');
+    throw new HostDoubleFreeError(bad);
   }
 
   // ---- shared mechanics ------------------------------------------------------------------------
@@ -300,13 +345,5 @@ export class HostSlotPool implements HostPool {
       if (!Number.isInteger(slot) || slot < 0 || slot >= this.size) (bad ??= []).push(slot);
     }
     if (bad !== null) throw new SlotRangeError(bad, this.size);
-  }
-
-  private nextStamp(): number {
-    if (this.seenStamp === kStampMax) {
-      (this.seen as Int32Array).fill(0);
-      this.seenStamp = 0;
-    }
-    return ++this.seenStamp;
   }
 }
