@@ -28,6 +28,7 @@ export interface GpuCommandMix {
   readonly finish: number;
 }
 
+/** Each family's weight drawn per run: extends always, the others sometimes not at all. */
 export const gpuCommandMixArbitrary: fc.Arbitrary<GpuCommandMix> = fc.record({
   extend: fc.integer({ min: 1, max: 4 }),
   capacity: fc.integer({ min: 0, max: 2 }),

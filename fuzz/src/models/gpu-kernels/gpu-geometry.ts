@@ -23,6 +23,7 @@ export function gpuPageSizeOf(g: GpuKernelsGeometry): number {
   return g.kernelPageSize * g.dcpSize;
 }
 
+/** The geometry as the failure header prints it. */
 export function formatGpuGeometry(g: GpuKernelsGeometry): string {
   return `kernelPageSize ${g.kernelPageSize} × dcpSize ${g.dcpSize} = page ${gpuPageSizeOf(g)}, ${g.poolPages} pages, checks ${g.checks}`;
 }

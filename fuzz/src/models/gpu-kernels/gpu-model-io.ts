@@ -32,7 +32,7 @@ export function resolveRequests(m: GpuKernelsModel, entries: readonly BatchEntry
   return { holdings, isNew, tokens: entries.map((e) => e.tokens) };
 }
 
-/** The free list the CPU allocator hands pages out from, front first (a copy). */
+/** The free list the CPU allocator hands pages out from, front first (a copy the caller may overwrite). */
 export function freeListOf(r: GpuKernelsReal): Int32Array {
   return r.allocator.inspect().free;
 }

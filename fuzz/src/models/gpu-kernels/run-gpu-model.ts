@@ -30,6 +30,7 @@ export function newCpuAllocator(g: GpuKernelsGeometry): BaseAllocator {
   return gpuPageSizeOf(g) === 1 ? new TokenAllocator(config) : new PagedAllocator(config);
 }
 
+/** The model side of a fresh run: an empty ledger over the geometry's pool, nothing live. */
 export function newGpuKernelsModel(g: GpuKernelsGeometry): GpuKernelsModel {
   return { geometry: g, pageSize: gpuPageSizeOf(g), ledger: new PageLedger(gpuPageSizeOf(g), g.poolPages), live: [], nextId: 0, executed: 0 };
 }

@@ -1,4 +1,5 @@
 import { LedgerViolation } from '../../../ledger/ledger-violation.js';
+import type { Holding } from '../../allocator/allocator-model-state.js';
 import { extendRow, scribble } from '../../allocator/model-io.js';
 import { afterGpuCommand, freeListOf, resolveRequests, type BatchEntry, type ResolvedRequests } from '../gpu-model-io.js';
 import type { GpuKernelsModel, GpuKernelsReal } from '../gpu-model-state.js';
@@ -109,7 +110,7 @@ export class GpuExtendToCapacityCommand implements GpuKernelsCommand {
   async run(m: GpuKernelsModel, r: GpuKernelsReal): Promise<void> {
     const ps = m.pageSize;
     const batch = resolveRequests(m, [{ pick: this.pick, tokens: 0 }]);
-    const pre = (batch.holdings[0] as { row: number[] }).row.length;
+    const pre = (batch.holdings[0] as Holding).row.length;
     const pagesWanted = m.ledger.freePageCount + (this.short ? 1 : 0);
     // The longest extend whose new pages are exactly pagesWanted: fill to the end of the last one.
     batch.tokens[0] = (Math.ceil(pre / ps) + pagesWanted) * ps - pre;

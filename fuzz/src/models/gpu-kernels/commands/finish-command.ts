@@ -9,6 +9,7 @@ import type { GpuKernelsCommand } from './gpu-command.js';
 /** A page nobody holds, planted in a GPU free batch: the checked kernel must report it, never free it. */
 export type ForeignPage = 'none' | 'free-page' | 'page-zero' | 'past-end';
 
+/** Every kind of foreign page a `finish` may plant (`'none'` plants nothing). */
 export const kForeignPages: readonly ForeignPage[] = ['none', 'free-page', 'page-zero', 'past-end'];
 
 const byValue = (a: number, b: number): number => a - b;
