@@ -200,7 +200,8 @@ function gpuSummary(report: BenchReport): string {
   const gpu = report.machine.gpu;
   if (report.gpu === undefined || gpu === undefined) return '';
   const adapter = gpu.description || gpu.device || gpu.vendor || 'unknown adapter';
-  return `; GPU ${adapter}${gpu.cpuEmulated ? ' (CPU-emulated)' : ''}, ${report.gpu.timing}, ${report.summary.informational ?? 0} informational GPU / CPU ratios`;
+  const informational = report.summary.informational ?? 0;
+  return `; GPU ${adapter}${gpu.cpuEmulated ? ' (CPU-emulated)' : ''}, ${report.gpu.timing}${informational > 0 ? `, ${informational} informational GPU / CPU ${informational === 1 ? 'ratio' : 'ratios'}` : ''}`;
 }
 
 export interface BenchCliDeps {

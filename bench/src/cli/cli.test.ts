@@ -98,7 +98,7 @@ describe('bench:cli,gpu', () => {
   it('--list --gpu lists the GPU benches and counts them last', async () => {
     const io = captureIo();
     expect(await benchMain(['--list', '--quick', '--gpu', '--filter', 'gpu-kernels'], io)).toBe(0);
-    expect(io.stdout()).toContain('gpu-kernels:free-batch:freeBatch 4096');
+    expect(io.stdout()).toContain('gpu-kernels:free-batch:freeBatch 16384');
     expect(lastLine(io.stdout())).toBe('6 quick GPU benches: 2 checked / unchecked free pairs, 4 GPU-vs-CPU comparisons (informational)');
   });
 

@@ -14,7 +14,7 @@ const kTinySettings: RunSettings = { mode: 'quick', measure: { warmupMs: 2, slic
 const kJudging = { margin: 0.03, resamples: 1_000, seed: 7 };
 
 function tinyCases(): ReturnType<typeof gpuCases> {
-  const names = ['gpu-kernels:plan-decode:planDecode gpu/cpu 1 8×64', 'gpu-kernels:free-batch:freeBatch 4096'];
+  const names = ['gpu-kernels:plan-decode:planDecode gpu/cpu 1 8×64', 'gpu-kernels:free-batch:freeBatch 16384'];
   return gpuCases(true).filter((c) => names.includes(c.name));
 }
 
@@ -71,7 +71,7 @@ describe('bench:gpu-kernels,rounds', () => {
     const cpu = syntheticReport([{ name: 'pkg:op:a', rounds: syntheticRounds(6, 1.01, 0.01, 1) }]);
     const report = JSON.parse(JSON.stringify(addGpuSection(cpu, outcome, kJudging))) as unknown;
     const parsed = parseReport(report, 'gpu');
-    expect(parsed.benches.map((b) => b.name)).toEqual(['pkg:op:a', 'gpu-kernels:free-batch:freeBatch 4096']);
+    expect(parsed.benches.map((b) => b.name)).toEqual(['pkg:op:a', 'gpu-kernels:free-batch:freeBatch 16384']);
     expect(parsed.benches[1]?.gpuTiming).toBe(outcome.timing);
     expect(parsed.gpu?.comparisons.map((c) => c.name)).toEqual(['gpu-kernels:plan-decode:planDecode gpu/cpu 1 8×64']);
     expect(parsed.machine.gpu?.cpuEmulated).toBe(outcome.device.cpuEmulated);
@@ -82,6 +82,6 @@ describe('bench:gpu-kernels,rounds', () => {
     expect(githubActionBenchmark(parsed).map((e) => e.name)).toContain('gpu-kernels:plan-decode:planDecode gpu/cpu 1 8×64 (gpu / cpu)');
     expect(Object.keys(bencherMetricFormat(parsed)['gpu-kernels:plan-decode:planDecode gpu/cpu 1 8×64'] ?? {})).toEqual(['gpu-cpu-ratio']);
     const compared = compareReports(parsed, parsed, { margin: 0.05, times: 'info', resamples: 1_000 });
-    expect(compared.rows.filter((r) => r.name === 'gpu-kernels:free-batch:freeBatch 4096').map((r) => r.metric)).toEqual(['checks ratio', 'time checks-off', 'time checks-on']);
+    expect(compared.rows.filter((r) => r.name === 'gpu-kernels:free-batch:freeBatch 16384').map((r) => r.metric)).toEqual(['checks ratio', 'time checks-off', 'time checks-on']);
   });
 });
