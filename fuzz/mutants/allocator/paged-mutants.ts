@@ -11,7 +11,7 @@ export class FreeWithoutUnique extends PagedAllocator {
   override free(indices: ArrayLike<number>): void {
     if (indices.length === 0) return;
     const pages = Int32Array.from(Array.from(indices, (slot) => Math.floor(slot / this.pageSize)));
-    if (this.groupOpen) this.queueReps(pages, pages.length);
+    if (this.groupOpen) this.queueReps(pages, 0, pages.length);
     else this.release(pages, 0, pages.length);
   }
 }
@@ -30,8 +30,9 @@ export class SegmentUnalignedStart extends PagedAllocator {
     }
   }
 
-  protected override checkSegments(): void {
+  protected override blockKeepsPage(): boolean {
     // The row-structure check would notice the misaligned stride; the planted bug has none.
+    return true;
   }
 }
 

@@ -66,6 +66,11 @@ export abstract class BaseAllocator implements PageAllocator {
   readonly slotEnd: number;
   protected readonly checks: boolean;
   protected readonly needSort: boolean;
+  // For a power-of-two page size the checks find a slot's page by a shift and its offset by a mask
+  // (an integer division costs tens of cycles, as much as the rest of a per-request check);
+  // otherwise pageShift is -1 and pageMask 0.
+  protected readonly pageShift: number;
+  protected readonly pageMask: number;
 
   protected readonly freeList: FreeList;
   // staged[0, stagedCount): pages given back under needSort, merged sorted when an allocation runs short.
@@ -99,6 +104,9 @@ export abstract class BaseAllocator implements PageAllocator {
     this.slotEnd = (this.numPages + 1) * this.pageSize;
     this.checks = this.config.checks;
     this.needSort = this.config.needSort;
+    const isPowerOfTwo = (this.pageSize & (this.pageSize - 1)) === 0;
+    this.pageShift = isPowerOfTwo ? Math.log2(this.pageSize) : -1;
+    this.pageMask = isPowerOfTwo ? this.pageSize - 1 : 0;
     const pageIds = this.numPages + 1;
     this.freeList = new FreeList(this.numPages);
     this.staged = new Int32Array(pageIds);
@@ -192,7 +200,7 @@ export abstract class BaseAllocator implements PageAllocator {
     const n = indices.length;
     if (n === 0) return;
     const k = this.checks ? this.collectFreeChecked(indices, n) : this.collectFree(indices, n);
-    if (this.groupOpen) this.queuePlain(this.scratch, k);
+    if (this.groupOpen) this.queuePlain(this.scratch, 0, k);
     else this.releasePlain(this.scratch, k);
   }
 
@@ -207,15 +215,17 @@ export abstract class BaseAllocator implements PageAllocator {
   freeSegments(segments: readonly FreeSegment[]): void {
     this.validateSegments(segments);
     if (this.checks) {
-      this.checkSegments(segments);
-      this.markSegmentPages(segments);
+      // One pass checks and marks every segment's pages into scratch; then each segment is released in turn.
+      this.collectSegmentPagesChecked(segments);
+      let start = 0;
+      for (const { indices } of segments) {
+        const k = Math.ceil(indices.length / this.pageSize);
+        this.releaseSegment(this.scratch, start, k);
+        start += k;
+      }
+      return;
     }
-    for (const segment of segments) {
-      const k = this.collectReps(segment);
-      if (k === 0) continue;
-      if (this.groupOpen) this.queueSegment(this.scratch, k);
-      else this.release(this.scratch, 0, k);
-    }
+    for (const segment of segments) this.releaseSegment(this.scratch, 0, this.collectReps(segment));
   }
 
   /** @throws FreeGroupError when a group is already open ("free groups cannot be nested"). */
@@ -337,7 +347,7 @@ export abstract class BaseAllocator implements PageAllocator {
   }
 
   /** Queues a segment's page representatives in the open group. */
-  protected abstract queueSegment(pages: Int32Array, n: number): void;
+  protected abstract queueSegment(pages: Int32Array, start: number, n: number): void;
 
   /** Merges staged pages when an `alloc` of `pageCount` pages finds the free list short. */
   protected mergeBeforeAlloc(pageCount: number): void {
@@ -487,8 +497,15 @@ export abstract class BaseAllocator implements PageAllocator {
     }
   }
 
-  protected queuePlain(pages: Int32Array, n: number): void {
-    for (let i = 0; i < n; i++) {
+  /** One segment's page representatives `pages[start, start + n)`: queued in an open group, else released. */
+  protected releaseSegment(pages: Int32Array, start: number, n: number): void {
+    if (n === 0) return;
+    if (this.groupOpen) this.queueSegment(pages, start, n);
+    else this.release(pages, start, n);
+  }
+
+  protected queuePlain(pages: Int32Array, start: number, n: number): void {
+    for (let i = start; i < start + n; i++) {
       const page = pages[i] as number;
       if (this.groupSeen[page] === this.groupStamp) continue;
       this.groupSeen[page] = this.groupStamp;
@@ -496,13 +513,13 @@ export abstract class BaseAllocator implements PageAllocator {
     }
   }
 
-  protected queueReps(pages: Int32Array, n: number): void {
+  protected queueReps(pages: Int32Array, start: number, n: number): void {
     if (this.groupRepsCount + n > this.groupReps.length) {
       const grown = new Int32Array(Math.max(2 * this.groupReps.length, this.groupRepsCount + n));
       grown.set(this.groupReps.subarray(0, this.groupRepsCount));
       this.groupReps = grown;
     }
-    for (let i = 0; i < n; i++) this.groupReps[this.groupRepsCount++] = pages[i] as number;
+    for (let i = start; i < start + n; i++) this.groupReps[this.groupRepsCount++] = pages[i] as number;
   }
 
   /** A segment's page representatives (every pageSize-th slot from its start) into `scratch`. */
@@ -588,49 +605,28 @@ export abstract class BaseAllocator implements PageAllocator {
   }
 
   /**
-   * Checks-on row structure of a `freeSegments` call, O(pages): every page block of a segment
-   * starts on its page's first slot and ends on the slot its length implies, inside the pool.
-   * Slots in the middle of a block are the ledger's to check (a whole-row walk costs one read per
-   * slot where the free itself reads one per page).
+   * Checks on, one pass over the page blocks of every segment, O(pages): each block must keep its
+   * page's structure ({@link blockKeepsPage}), and its page must be held and met once in the call;
+   * the page then goes to free (queued in an open group) and into `scratch`, in segment order. A
+   * refusal puts back the pages already moved and throws the exact error.
    */
-  protected checkSegments(segments: readonly FreeSegment[]): void {
-    const ps = this.pageSize;
-    for (const segment of segments) {
-      const { indices, startPos } = segment;
-      const n = indices.length;
-      for (let blockStart = 0; blockStart < n; blockStart += ps) {
-        const first = indices[blockStart] as number;
-        const blockEnd = Math.min(blockStart + ps, n);
-        const last = indices[blockEnd - 1] as number;
-        if (Number.isInteger(first) && first >= 0 && first < this.slotEnd && first % ps === 0 && last === first + (blockEnd - 1 - blockStart)) continue;
-        this.checkSlots(indices, blockStart, blockEnd);
-        // Slow path: name the first slot of the block that is off its place.
-        const page = Math.floor(first / ps);
-        let at = blockStart;
-        while (at < blockEnd && indices[at] === page * ps + (at - blockStart)) at++;
-        assert(at < blockEnd, `block at row position ${startPos + blockStart} failed the structure check but every slot is in place`);
-        const expect = page * ps + (at - blockStart);
-        throw new SegmentError(
-          `segment at ${startPos}: row position ${startPos + at} holds slot ${indices[at]}, expected ${expect} ` +
-            `(offset ${at - blockStart} of page ${page}): the row breaks its page structure`,
-        );
-      }
-    }
-  }
-
-  /**
-   * Checks on: each segment page goes from held to free (queued in an open group), each once per
-   * call. A page that is not held, or met twice, goes back with the ones already moved, and
-   * `DoubleFreeError` names every such page.
-   */
-  protected markSegmentPages(segments: readonly FreeSegment[]): void {
-    const { pageSize: ps, tag, scratch } = this;
+  protected collectSegmentPagesChecked(segments: readonly FreeSegment[]): void {
+    const { pageSize: ps, pageShift, tag, scratch } = this;
     const met = (this.nextStamp() << kStateBits) | (this.groupOpen ? kPageQueued : kPageFree);
     let k = 0;
     let refused = false;
     for (const { indices } of segments) {
-      for (let i = 0; i < indices.length; i += ps) {
-        const page = Math.floor((indices[i] as number) / ps);
+      const n = indices.length;
+      // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
+      if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
+      for (let blockStart = 0; blockStart < n; blockStart += ps) {
+        const first = indices[blockStart] as number;
+        const blockEnd = blockStart + ps < n ? blockStart + ps : n;
+        if (!this.blockKeepsPage(first, indices[blockEnd - 1] as number, blockEnd - blockStart)) {
+          refused = true;
+          break;
+        }
+        const page = pageShift >= 0 ? first >>> pageShift : Math.floor(first / ps);
         const t = tag[page] as number;
         if ((t & kStateMask) !== kPageHeld) {
           refused = true;
@@ -643,11 +639,44 @@ export abstract class BaseAllocator implements PageAllocator {
     }
     if (refused) {
       this.settle(scratch, k, met & kStateMask, kPageHeld);
-      this.throwSegmentFreeError(segments);
+      this.refuseSegments(segments);
     }
   }
 
-  /** Slow path of a refused segment free: every page not held or met twice. */
+  /**
+   * The in-line row-structure check of one page block, O(1): it starts on a page's first slot
+   * inside the pool and its last slot is where its length puts it. Slots in the middle of a block
+   * are the ledger's to check (a whole-row walk costs a read per slot where the free reads one per page).
+   */
+  protected blockKeepsPage(first: number, last: number, length: number): boolean {
+    return first >= 0 && first < this.slotEnd && (first & this.pageMask) === 0 && (this.pageShift >= 0 || first % this.pageSize === 0) && last === first + length - 1;
+  }
+
+  /** Slow path of a refused segment free: the row-structure error, else every page not held or met twice. */
+  private refuseSegments(segments: readonly FreeSegment[]): never {
+    const ps = this.pageSize;
+    for (const { indices, startPos } of segments) {
+      const n = indices.length;
+      for (let blockStart = 0; blockStart < n; blockStart += ps) {
+        const first = indices[blockStart] as number;
+        const blockEnd = Math.min(blockStart + ps, n);
+        if (Number.isInteger(first) && this.blockKeepsPage(first, indices[blockEnd - 1] as number, blockEnd - blockStart)) continue;
+        this.checkSlots(indices, blockStart, blockEnd);
+        // Name the first slot of the block that is off its place.
+        const page = Math.floor(first / ps);
+        let at = blockStart;
+        while (at < blockEnd && indices[at] === page * ps + (at - blockStart)) at++;
+        assert(at < blockEnd, `block at row position ${startPos + blockStart} failed the structure check but every slot is in place`);
+        throw new SegmentError(
+          `segment at ${startPos}: row position ${startPos + at} holds slot ${indices[at]}, expected ${page * ps + (at - blockStart)} ` +
+            `(offset ${at - blockStart} of page ${page}): the row breaks its page structure`,
+        );
+      }
+    }
+    this.throwSegmentFreeError(segments);
+  }
+
+  /** Every page of a refused segment free that is not held or is met twice. */
   private throwSegmentFreeError(segments: readonly FreeSegment[]): never {
     const ps = this.pageSize;
     const met = new Set<number>();
@@ -705,8 +734,12 @@ export abstract class BaseAllocator implements PageAllocator {
    */
   protected lastLocFits(held: number, lastLoc: number): boolean {
     if (held === 0) return lastLoc === -1;
-    const t = this.tag[Math.floor(lastLoc / this.pageSize)] as number;
-    return (t & kStateMask) === kPageHeld && (lastLoc + 1 - held) % this.pageSize === 0;
+    if (!(lastLoc >= 0 && lastLoc < this.slotEnd)) return false;
+    const shift = this.pageShift;
+    const t = this.tag[shift >= 0 ? lastLoc >>> shift : Math.floor(lastLoc / this.pageSize)] as number;
+    if ((t & kStateMask) !== kPageHeld) return false;
+    // `& pageMask` keeps the low bits of any integer below 2^53 (ToInt32 wraps by 2^32, a multiple of the page).
+    return shift >= 0 ? ((lastLoc + 1 - held) & this.pageMask) === 0 : (lastLoc + 1 - held) % this.pageSize === 0;
   }
 
   /** Slow path of {@link lastLocFits}: throws `LastLocError` saying what is wrong. */

@@ -32,7 +32,7 @@ export class PagedAllocator extends BaseAllocator {
     this.release(pages, 0, n);
   }
 
-  protected override queueSegment(pages: Int32Array, n: number): void {
-    this.queueReps(pages, n);
+  protected override queueSegment(pages: Int32Array, start: number, n: number): void {
+    this.queueReps(pages, start, n);
   }
 }

@@ -33,7 +33,7 @@ export class TokenAllocator extends BaseAllocator {
     if (pageCount > this.freeList.count && pageCount <= this.freeList.count + this.stagedCount) this.mergeStaged();
   }
 
-  protected override queueSegment(pages: Int32Array, n: number): void {
-    this.queuePlain(pages, n);
+  protected override queueSegment(pages: Int32Array, start: number, n: number): void {
+    this.queuePlain(pages, start, n);
   }
 }
