@@ -3,9 +3,11 @@
 #   bash ci/setup.sh
 # 1. Vulkan software driver that Dawn (webgpu) accepts: mesa-vulkan-drivers >= 25
 #    from bookworm-backports (root only; otherwise a warning).
+# 1b. Debian's chromium, headless, for the bench history report's test (root only;
+#    otherwise a warning; that test fails under CI=true without it).
 # 2. pnpm, exactly 12.4.2 (the lockfile pins it; any other pnpm refuses to run here).
 # 3. pnpm install --frozen-lockfile.
-# Set KVFUZZ_SKIP_APT=1 to skip step 1.
+# Set KVFUZZ_SKIP_APT=1 to skip steps 1 and 1b.
 set -euo pipefail
 # shellcheck source=ci/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -105,6 +107,33 @@ SRC
     say "vulkan: mesa-vulkan-drivers $(mesa_version) installed ($(kvfuzz_since "$t")s)"
   else
     warn "mesa-vulkan-drivers is $(mesa_version) after install, need >= $MESA_MIN; GPU tests will fail."
+  fi
+fi
+
+# --- 1b. Chromium --------------------------------------------------------------
+# bench/src/report/history-chromium.test.ts opens the history report in headless
+# Chromium (--dump-dom) and checks that every chart rendered. Debian's package,
+# never a browser download; no recommends (the sandbox helper is not used).
+chromium_bin() { command -v chromium 2>/dev/null || command -v chromium-browser 2>/dev/null || true; }
+
+t="$(kvfuzz_now)"
+if [ "${KVFUZZ_SKIP_APT:-0}" = 1 ]; then
+  say "chromium: skipped (KVFUZZ_SKIP_APT=1)"
+elif [ -n "$(chromium_bin)" ]; then
+  say "chromium: already installed at $(chromium_bin)"
+elif ! command -v apt-get >/dev/null 2>&1; then
+  warn "chromium is not on PATH and this is not a Debian system (no apt-get); the bench history report test fails under CI=true. Install Chromium, or set KVFUZZ_CHROMIUM to its binary."
+elif [ "$(id -u)" -ne 0 ]; then
+  warn "chromium is not installed; the bench history report test fails under CI=true (and is skipped otherwise). Install it as root: bash ci/setup.sh  (or: apt-get install -y --no-install-recommends chromium)"
+else
+  export DEBIAN_FRONTEND=noninteractive
+  say "chromium: installing Debian's chromium (headless, for the bench history report test)"
+  apt_quiet update -qq
+  apt_quiet install -y -qq --no-install-recommends chromium
+  if [ -n "$(chromium_bin)" ]; then
+    say "chromium: $(dpkg-query -W -f='${Version}' chromium 2>/dev/null) installed ($(kvfuzz_since "$t")s)"
+  else
+    warn "chromium is still not on PATH after apt-get install chromium; the bench history report test fails under CI=true."
   fi
 fi
 
