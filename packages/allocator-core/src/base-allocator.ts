@@ -37,7 +37,7 @@ const kStateMask = (1 << kStateBits) - 1;
 const kStampMax = (1 << (31 - kStateBits)) - 1;
 
 /** A snapshot from `backupState`; opaque to callers. */
-interface AllocatorSnapshot {
+export interface AllocatorSnapshot {
   readonly kind: 'kvfuzz.allocator-state';
   readonly pageSize: number;
   readonly numPages: number;
@@ -254,12 +254,15 @@ export abstract class BaseAllocator implements PageAllocator {
     const repsCount = this.groupRepsCount;
     this.groupPlainCount = 0;
     this.groupRepsCount = 0;
-    if (this.checks) {
-      this.settle(this.groupPlain, plainCount, kPageQueued, kPageFree);
-      this.settle(this.groupReps, repsCount, kPageQueued, kPageFree);
+    // Each list is settled right before its release: a subclass may number pages by where they land.
+    if (plainCount > 0) {
+      if (this.checks) this.settle(this.groupPlain, plainCount, kPageQueued, kPageFree);
+      this.releasePlain(this.groupPlain, plainCount);
     }
-    if (plainCount > 0) this.releasePlain(this.groupPlain, plainCount);
-    if (repsCount > 0) this.release(this.groupReps, 0, repsCount);
+    if (repsCount > 0) {
+      if (this.checks) this.settle(this.groupReps, repsCount, kPageQueued, kPageFree);
+      this.release(this.groupReps, 0, repsCount);
+    }
   }
 
   /**
@@ -433,11 +436,12 @@ export abstract class BaseAllocator implements PageAllocator {
 
   /** Checks off: the distinct pages of `indices` into `scratch`, first appearance first. */
   protected collectFree(indices: ArrayLike<number>, n: number): number {
-    const { pageSize, tag, scratch } = this;
+    const { pageSize, pageShift, tag, scratch } = this;
     const met = this.nextStamp() << kStateBits;
     let k = 0;
     for (let i = 0; i < n; i++) {
-      const page = Math.floor((indices[i] as number) / pageSize);
+      const slot = indices[i] as number;
+      const page = pageShift >= 0 ? slot >>> pageShift : Math.floor(slot / pageSize);
       if (tag[page] === met) continue;
       tag[page] = met;
       scratch[k++] = page;
@@ -454,12 +458,13 @@ export abstract class BaseAllocator implements PageAllocator {
   protected collectFreeChecked(indices: ArrayLike<number>, n: number): number {
     // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
     if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
-    const { pageSize, tag, scratch } = this;
+    const { pageSize, pageShift, tag, scratch } = this;
     const met = (this.nextStamp() << kStateBits) | (this.groupOpen ? kPageQueued : kPageFree);
     let k = 0;
     let i = 0;
     for (; i < n; i++) {
-      const page = Math.floor((indices[i] as number) / pageSize);
+      const slot = indices[i] as number;
+      const page = pageShift >= 0 ? slot >>> pageShift : Math.floor(slot / pageSize);
       const t = tag[page];
       if (t === met) continue;
       if (((t as number) & kStateMask) !== kPageHeld) break;
@@ -527,7 +532,11 @@ export abstract class BaseAllocator implements PageAllocator {
     const { indices } = segment;
     const ps = this.pageSize;
     let k = 0;
-    for (let i = 0; i < indices.length; i += ps) this.scratch[k++] = Math.floor((indices[i] as number) / ps);
+    const shift = this.pageShift;
+    for (let i = 0; i < indices.length; i += ps) {
+      const slot = indices[i] as number;
+      this.scratch[k++] = shift >= 0 ? slot >>> shift : Math.floor(slot / ps);
+    }
     return k;
   }
 
@@ -567,7 +576,7 @@ export abstract class BaseAllocator implements PageAllocator {
   }
 
   /** Checks on: the first `pageCount` pages of the free list go from free to held. */
-  private markHandOut(pageCount: number): void {
+  protected markHandOut(pageCount: number): void {
     const { tag } = this;
     const { buf, head } = this.freeList;
     let j = 0;
@@ -653,7 +662,7 @@ export abstract class BaseAllocator implements PageAllocator {
   }
 
   /** Slow path of a refused segment free: the row-structure error, else every page not held or met twice. */
-  private refuseSegments(segments: readonly FreeSegment[]): never {
+  protected refuseSegments(segments: readonly FreeSegment[]): never {
     const ps = this.pageSize;
     for (const { indices, startPos } of segments) {
       const n = indices.length;
@@ -776,13 +785,13 @@ export abstract class BaseAllocator implements PageAllocator {
   }
 
   /** Every page's state, for snapshots and invariants. */
-  private pageStates(): Uint8Array {
+  protected pageStates(): Uint8Array {
     const states = new Uint8Array(this.numPages + 1);
     for (let page = 0; page <= this.numPages; page++) states[page] = this.stateOf(page);
     return states;
   }
 
-  private asSnapshot(state: unknown): AllocatorSnapshot {
+  protected asSnapshot(state: unknown): AllocatorSnapshot {
     const s = state as Partial<AllocatorSnapshot> | null;
     if (typeof s !== 'object' || s === null || s.kind !== 'kvfuzz.allocator-state') {
       throw new StateError(`restoreState was given ${typeof state === 'object' ? 'an object' : String(state)} that backupState did not return`);

@@ -1,14 +1,38 @@
-import { BaseAllocator } from './base-allocator.js';
-import { ConfigError } from './errors.js';
-import type { AllocatorConfig } from './types.js';
+import { BaseAllocator, kPageFree, kPageHeld, kPageQueued, kPageReserved } from './base-allocator.js';
+import { ConfigError, StateError } from './errors.js';
+import { assert } from './internal/assert.js';
+import type { AllocatorConfig, FreeSegment } from './types.js';
+
+// With checks on, the token allocator keeps its page states as serials (see the class comment):
+// tag[p] ≥ the free list's front serial: free, in the list; 0 ≤ tag[p] < front: held.
+const kTagHeld = 0;
+const kTagStaged = -1;
+const kTagQueued = -2;
+const kTagReserved = -3;
+/** Serials are renumbered from 1 before they pass this, so `serial + pageCount` stays an int32. */
+const kSerialMax = 2 ** 30;
 
 /**
  * The engine's token allocator (page size 1): slot 0 reserved, freed slots go to the **back** of
  * the free list (FIFO reuse) or, under `needSort`, to a staging list merged sorted when an
  * allocation runs short. `allocExtend` and `allocDecode` take slots from the front in batch order.
  * Segment frees are plain frees, as in the engine's base allocator.
+ *
+ * In-line checks (checks on) by serial: a page given back gets the serial of the place it takes at
+ * the back of the free list, and a page is held exactly when its serial lies below the list's
+ * front serial. Handing pages out moves the front past them, so an allocation writes no page
+ * state at all; a free reads and writes one word per page, the word its dedupe touches anyway.
+ * Staged, queued and reserved pages carry negative tags. Whoever hands out pages twice must have
+ * put one in the list twice, which every checked way in refuses; the ledger covers the rest.
  */
 export class TokenAllocator extends BaseAllocator {
+  // callSeen[p] === callStamp: page p met in the current checked free while pages are staged or
+  // queued (their negative tags cannot tell "met in this call" from "given back before").
+  private callSeen: Int32Array | null = null;
+  private callStamp = 0;
+  /** Serials start again from 1 before the list's last serial passes this (tests lower it). */
+  protected readonly serialLimit: number = kSerialMax;
+
   /**
    * @param config - pool size; the allocator page size `kernelPageSize × dcpSize` must be 1.
    * @throws ConfigError naming the bad value.
@@ -20,11 +44,39 @@ export class TokenAllocator extends BaseAllocator {
     }
   }
 
+  override clear(): void {
+    super.clear();
+    if (this.checks) this.renumber();
+  }
+
+  /**
+   * @throws StateError (checks on) also when the snapshot's page states disagree with its lists:
+   *   serials are derived from the lists alone, so such a snapshot is refused here rather than
+   *   caught at a later hand-out.
+   */
+  override restoreState(state: unknown): void {
+    if (this.checks) {
+      const { free, staged, pageState } = this.asSnapshot(state);
+      const listed = new Uint8Array(this.numPages + 1);
+      for (const page of free) listed[page] = 1;
+      for (const page of staged) listed[page] = 1;
+      for (let page = 0; page <= this.numPages; page++) {
+        const expect = page === 0 ? kPageReserved : listed[page] === 1 ? kPageFree : kPageHeld;
+        if ((pageState as Uint8Array)[page] !== expect) {
+          throw new StateError(`restoreState: the snapshot marks page ${page} with state ${String((pageState as Uint8Array)[page])}, but its lists make it ${expect}`);
+        }
+      }
+    }
+    super.restoreState(state);
+    if (this.checks) this.renumber();
+  }
+
   protected override releasePages(pages: Int32Array, start: number, n: number): void {
     if (this.needSort) {
       this.stage(pages, start, n);
     } else {
       this.freeList.append(pages, start, n);
+      if (this.checks) this.renumberNearLimit();
     }
   }
 
@@ -33,7 +85,158 @@ export class TokenAllocator extends BaseAllocator {
     if (pageCount > this.freeList.count && pageCount <= this.freeList.count + this.stagedCount) this.mergeStaged();
   }
 
+  protected override mergeStaged(): void {
+    if (this.stagedCount === 0) return;
+    super.mergeStaged();
+    // Sorting moved pages: each takes the serial of its new place.
+    if (this.checks) {
+      this.numberFreeList();
+      this.renumberNearLimit();
+    }
+  }
+
   protected override queueSegment(pages: Int32Array, start: number, n: number): void {
     this.queuePlain(pages, start, n);
+  }
+
+  // ---- checks by serial -----------------------------------------------------------------------
+
+  protected override stateOf(page: number): number {
+    const t = this.tag[page];
+    if (t === undefined || t === kTagStaged) return kPageFree;
+    if (t === kTagQueued) return kPageQueued;
+    if (t === kTagReserved) return kPageReserved;
+    return t >= this.freeList.frontSerial() ? kPageFree : kPageHeld;
+  }
+
+  /** Pages leave the free list by its front moving past them; nothing to write. */
+  protected override fillPagesChecked(out: Int32Array, pageCount: number): void {
+    this.fillPages(out, pageCount);
+  }
+
+  protected override markHandOut(): void {}
+
+  protected override lastLocFits(held: number, lastLoc: number): boolean {
+    if (held === 0) return lastLoc === -1;
+    const t = this.tag[lastLoc];
+    return t !== undefined && t >= 0 && t < this.freeList.frontSerial();
+  }
+
+  protected override collectFreeChecked(indices: ArrayLike<number>, n: number): number {
+    if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
+    if (this.groupOpen || this.needSort) return this.collectFreeStamped(indices, n);
+    const { tag, scratch } = this;
+    const front = this.freeList.frontSerial();
+    // The k-th distinct page will be appended at serial `back + k`; a tag at or past `back` was met in this call.
+    const back = front + this.freeList.count;
+    let k = 0;
+    let i = 0;
+    for (; i < n; i++) {
+      const page = indices[i] as number;
+      const t = tag[page] as number;
+      if (t >= back) continue;
+      if (!(t >= 0 && t < front)) break;
+      tag[page] = back + k;
+      scratch[k++] = page;
+    }
+    if (i < n) {
+      this.settle(scratch, k, kPageFree, kPageHeld);
+      this.throwFreeError(indices, n);
+    }
+    return k;
+  }
+
+  protected override collectSegmentPagesChecked(segments: readonly FreeSegment[]): void {
+    const { tag, scratch } = this;
+    const front = this.freeList.frontSerial();
+    const back = front + this.freeList.count;
+    const fixed = this.groupOpen ? kTagQueued : this.needSort ? kTagStaged : 0;
+    let k = 0;
+    let refused = false;
+    for (const { indices } of segments) {
+      const n = indices.length;
+      if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
+      for (let i = 0; i < n; i++) {
+        const page = indices[i] as number;
+        const t = tag[page] as number;
+        if (!(t >= 0 && t < front)) {
+          refused = true;
+          break;
+        }
+        tag[page] = fixed === 0 ? back + k : fixed;
+        scratch[k++] = page;
+      }
+      if (refused) break;
+    }
+    if (refused) {
+      this.settle(scratch, k, this.groupOpen ? kPageQueued : kPageFree, kPageHeld);
+      this.refuseSegments(segments);
+    }
+  }
+
+  /**
+   * Moves pages between states by tag: to held (undoing a refused call), or from queued to free at
+   * a group's end, numbered for the place each takes at the back of the list (or staged).
+   */
+  protected override settle(pages: Int32Array, n: number, from: number, to: number): void {
+    const tag = this.tag;
+    const back = this.freeList.frontSerial() + this.freeList.count;
+    for (let i = 0; i < n; i++) {
+      const page = pages[i] as number;
+      if (this.stateOf(page) !== from) assert(false, `page ${page} in state ${this.stateOf(page)}, expected ${from}`);
+      tag[page] = to === kPageHeld ? kTagHeld : to === kPageQueued ? kTagQueued : this.needSort ? kTagStaged : back + i;
+    }
+  }
+
+  /** Checked free in an open group or under needSort: pages get a fixed negative tag, so dedupe uses stamps. */
+  private collectFreeStamped(indices: ArrayLike<number>, n: number): number {
+    const seen = (this.callSeen ??= new Int32Array(this.numPages + 1));
+    if (this.callStamp === 0x7fffffff) {
+      seen.fill(0);
+      this.callStamp = 0;
+    }
+    const stamp = ++this.callStamp;
+    const { tag, scratch } = this;
+    const front = this.freeList.frontSerial();
+    const fixed = this.groupOpen ? kTagQueued : kTagStaged;
+    let k = 0;
+    let i = 0;
+    for (; i < n; i++) {
+      const page = indices[i] as number;
+      if (seen[page] === stamp) continue;
+      const t = tag[page] as number;
+      if (!(t >= 0 && t < front)) break;
+      seen[page] = stamp;
+      tag[page] = fixed;
+      scratch[k++] = page;
+    }
+    if (i < n) {
+      this.settle(scratch, k, this.groupOpen ? kPageQueued : kPageFree, kPageHeld);
+      this.throwFreeError(indices, n);
+    }
+    return k;
+  }
+
+  /** Serials only grow; before they near the int32 limit they start again from 1 (O(numPages), rare). */
+  private renumberNearLimit(): void {
+    if (this.freeList.serialBase + this.freeList.buf.length > this.serialLimit) this.renumber();
+  }
+
+  /**
+   * Every tag from the lists: free-list pages their serials (from 1), staged pages, page 0
+   * reserved, queued pages kept, the rest held.
+   */
+  private renumber(): void {
+    this.freeList.assign(this.freeList.toArray());
+    for (let page = 1; page <= this.numPages; page++) if (this.tag[page] !== kTagQueued) this.tag[page] = kTagHeld;
+    this.tag[0] = kTagReserved;
+    this.numberFreeList();
+    for (let i = 0; i < this.stagedCount; i++) this.tag[this.staged[i] as number] = kTagStaged;
+  }
+
+  private numberFreeList(): void {
+    const { buf, head, count } = this.freeList;
+    const front = this.freeList.frontSerial();
+    for (let i = 0; i < count; i++) this.tag[buf[head + i] as number] = front + i;
   }
 }

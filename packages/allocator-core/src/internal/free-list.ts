@@ -8,6 +8,11 @@ import { sortRange } from './sort-range.js';
  *
  * Invariant: `count <= capacity` (the caller never holds more free pages than exist).
  *
+ * Serials: the entry at `buf[i]` has serial `serialBase + i`. Moves keep every entry's serial, so
+ * the front's serial (`serialBase + head`) only grows as pages are taken: a FIFO user can tell
+ * whether a page it appended has been handed out since by comparing the serial it got with the
+ * front's. Serials start at 1 (0 is below every serial).
+ *
  * @internal
  */
 export class FreeList {
@@ -15,6 +20,8 @@ export class FreeList {
   buf: Int32Array;
   head = 0;
   count = 0;
+  /** The serial of `buf[0]`; see the class comment. */
+  serialBase = 1;
 
   constructor(readonly capacity: number) {
     this.buf = new Int32Array(2 * capacity + 2);
@@ -24,7 +31,13 @@ export class FreeList {
   fillAscending(first: number, last: number): void {
     this.head = 0;
     this.count = 0;
+    this.serialBase = 1;
     for (let page = first; page <= last; page++) this.buf[this.count++] = page;
+  }
+
+  /** The serial of the front entry: every entry handed out so far had a smaller one. */
+  frontSerial(): number {
+    return this.serialBase + this.head;
   }
 
   at(i: number): number {
@@ -42,6 +55,7 @@ export class FreeList {
     if (this.head < n) {
       const target = this.buf.length - this.count;
       this.buf.copyWithin(target, this.head, this.head + this.count);
+      this.serialBase -= target - this.head;
       this.head = target;
     }
     this.head -= n;
@@ -53,6 +67,7 @@ export class FreeList {
   append(src: Int32Array, start: number, n: number): void {
     if (this.head + this.count + n > this.buf.length) {
       this.buf.copyWithin(0, this.head, this.head + this.count);
+      this.serialBase += this.head;
       this.head = 0;
     }
     const tail = this.head + this.count;
@@ -74,5 +89,6 @@ export class FreeList {
     this.buf.set(pages, 0);
     this.head = 0;
     this.count = pages.length;
+    this.serialBase = 1;
   }
 }

@@ -1,0 +1,166 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { DoubleFreeError, KvfuzzError, LastLocError, SlotRangeError, StateError } from './errors.js';
+import { TokenAllocator } from './token-allocator.js';
+import type { AllocatorConfig } from './types.js';
+
+/** Shows every page's state, also inside a free group. */
+class ProbedTokenAllocator extends TokenAllocator {
+  states(): Uint8Array {
+    return this.pageStates();
+  }
+}
+
+/** Renumbers its serials every few dozen appends, so the rare renumbering runs in every case. */
+class LowLimitTokenAllocator extends ProbedTokenAllocator {
+  protected override readonly serialLimit = 96;
+}
+
+/** Pool sizes: small, so drawn slots often hit held, free, queued and staged pages. */
+const kSizeTokensMax = 12;
+
+type Op =
+  | { readonly kind: 'alloc'; readonly n: number }
+  | { readonly kind: 'free'; readonly slots: readonly number[] }
+  | { readonly kind: 'segments'; readonly rows: readonly (readonly number[])[] }
+  | { readonly kind: 'decode'; readonly seqLens: readonly number[]; readonly lastLoc: readonly number[] }
+  | { readonly kind: 'group' };
+
+/** A drawn slot: mostly `kPick + k`, the k-th held page when the op runs (so frees often succeed), else a raw slot. */
+const kPick = 1000;
+const slot = fc.oneof(
+  { weight: 3, arbitrary: fc.integer({ min: kPick, max: kPick + 20 }) },
+  { weight: 1, arbitrary: fc.integer({ min: -1, max: kSizeTokensMax + 1 }) },
+);
+const kOp: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant('alloc' as const), n: fc.integer({ min: 0, max: 6 }) }),
+  fc.record({ kind: fc.constant('free' as const), slots: fc.array(slot, { maxLength: 6 }) }),
+  fc.record({ kind: fc.constant('segments' as const), rows: fc.array(fc.array(slot, { minLength: 1, maxLength: 3 }), { maxLength: 3 }) }),
+  fc.integer({ min: 1, max: 4 }).chain((n) =>
+    fc.record({
+      kind: fc.constant('decode' as const),
+      seqLens: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: n, maxLength: n }),
+      lastLoc: fc.array(slot, { minLength: n, maxLength: n }),
+    }),
+  ),
+  fc.constant({ kind: 'group' as const }),
+);
+
+/**
+ * The checks-on token allocator against a set of held pages: every call is refused exactly when
+ * the set says a page is not held (or a slot lies outside the pool), a refused call changes
+ * nothing, and what an allocation hands out was never held.
+ */
+describe('allocator-core:token,serial-checks', () => {
+  test.prop([fc.integer({ min: 1, max: kSizeTokensMax }), fc.boolean(), fc.boolean(), fc.array(kOp, { maxLength: 80 })], { numRuns: 1000 })(
+    'agrees with a held-page set on every alloc, free, segment free, lastLoc and group',
+    (sizeTokens, needSort, lowLimit, ops) => {
+      const config: AllocatorConfig = { sizeTokens, needSort, checks: true };
+      const allocator = lowLimit ? new LowLimitTokenAllocator(config) : new ProbedTokenAllocator(config);
+      const held = new Set<number>();
+      const queued = new Set<number>();
+      let groupOpen = false;
+      const inPool = (s: number): boolean => Number.isInteger(s) && s >= 0 && s <= sizeTokens;
+      for (const drawn of ops) {
+        const heldNow = [...held].sort((a, b) => a - b);
+        // The j-th pick of an op steps one further through the held pages, so picks are mostly distinct.
+        let picks = 0;
+        const resolve = (s: number): number => (s < kPick ? s : heldNow.length === 0 ? 0 : (heldNow[(s - kPick + picks++) % heldNow.length] as number));
+        const op: Op =
+          drawn.kind === 'free'
+            ? { kind: 'free', slots: drawn.slots.map(resolve) }
+            : drawn.kind === 'segments'
+              ? { kind: 'segments', rows: drawn.rows.map((row) => row.map(resolve)) }
+              : drawn.kind === 'decode'
+                ? { ...drawn, lastLoc: drawn.lastLoc.map((s, i) => (drawn.seqLens[i] === 1 && s % 2 === 0 ? -1 : resolve(s))) }
+                : drawn;
+        const before = JSON.stringify(allocator.inspect());
+        let refused: unknown = null;
+        let expectRefusal: (new (...args: never[]) => KvfuzzError) | null = null;
+        try {
+          if (op.kind === 'alloc') {
+            const out = allocator.alloc(op.n);
+            if (out !== null) {
+              for (const s of out) {
+                expect(held.has(s) || queued.has(s) || s === 0).toBe(false);
+                held.add(s);
+              }
+            }
+          } else if (op.kind === 'free') {
+            if (op.slots.some((s) => !inPool(s))) expectRefusal = SlotRangeError;
+            else if (op.slots.some((s) => !held.has(s))) expectRefusal = DoubleFreeError;
+            allocator.free(op.slots);
+            for (const s of op.slots) {
+              held.delete(s);
+              if (groupOpen) queued.add(s);
+            }
+          } else if (op.kind === 'segments') {
+            // One slot per page: consecutive rows must not share a page, i.e. strictly increasing starts.
+            const segments = op.rows.map((indices, i) => ({ indices: Int32Array.from(indices), startPos: 8 * i }));
+            const all = op.rows.flat();
+            if (all.some((s) => !inPool(s))) expectRefusal = SlotRangeError;
+            else if (all.some((s) => !held.has(s)) || new Set(all).size !== all.length) expectRefusal = DoubleFreeError;
+            allocator.freeSegments(segments);
+            for (const s of all) {
+              held.delete(s);
+              if (groupOpen) queued.add(s);
+            }
+          } else if (op.kind === 'decode') {
+            const fits = op.seqLens.every((seq, i) => (seq === 1 ? op.lastLoc[i] === -1 : held.has(op.lastLoc[i] as number)));
+            if (!fits) expectRefusal = LastLocError;
+            const out = allocator.allocDecode({ seqLens: op.seqLens, lastLoc: op.lastLoc });
+            if (out !== null) {
+              for (const s of out) {
+                expect(held.has(s) || queued.has(s) || s === 0).toBe(false);
+                held.add(s);
+              }
+            }
+          } else if (groupOpen) {
+            allocator.freeGroupEnd();
+            queued.clear();
+            groupOpen = false;
+          } else {
+            allocator.freeGroupBegin();
+            groupOpen = true;
+          }
+        } catch (error) {
+          refused = error;
+        }
+        if (expectRefusal === null) {
+          if (refused !== null) throw refused;
+        } else {
+          expect(refused).toBeInstanceOf(expectRefusal);
+          expect(JSON.stringify(allocator.inspect())).toBe(before);
+        }
+        // Every page's state is the set's: held 1, queued 2, page 0 reserved 3, else free 0.
+        const states = allocator.states();
+        for (let page = 0; page <= sizeTokens; page++) {
+          expect(states[page], `page ${page}`).toBe(page === 0 ? 3 : held.has(page) ? 1 : queued.has(page) ? 2 : 0);
+        }
+        if (!groupOpen) allocator.verifyInvariants();
+        if (!groupOpen) expect(allocator.availableSize()).toBe(sizeTokens - held.size);
+      }
+    },
+  );
+
+  it('refuses a snapshot whose page states disagree with its lists, changing nothing', () => {
+    const allocator = new TokenAllocator({ sizeTokens: 8, needSort: false, checks: true });
+    allocator.alloc(2);
+    const snapshot = allocator.backupState() as { readonly pageState: Uint8Array };
+    const pageState = snapshot.pageState.slice();
+    pageState[5] = 1; // page 5 is in the free list
+    const before = allocator.inspect();
+    expect(() => allocator.restoreState({ ...snapshot, pageState })).toThrow(StateError);
+    expect(allocator.inspect()).toEqual(before);
+    expect(() => allocator.restoreState({ ...snapshot, pageState })).toThrow(/page 5 with state 1, but its lists make it 0/);
+  });
+
+  it('control: a held page stays held across many renumberings, and its free is accepted once', () => {
+    const allocator = new LowLimitTokenAllocator({ sizeTokens: 4, needSort: false, checks: true });
+    const kept = allocator.alloc(1) as Int32Array;
+    for (let i = 0; i < 500; i++) allocator.free(allocator.alloc(3) as Int32Array);
+    allocator.verifyInvariants();
+    allocator.free(kept);
+    expect(() => allocator.free(kept)).toThrow(DoubleFreeError);
+  });
+});
