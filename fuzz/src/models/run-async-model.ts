@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describeError, type CampaignOptions, type ModelRunReport } from './run-model.js';
+import { campaignReport, checkParameters, type CampaignOptions, type ModelRunReport } from './run-model.js';
 
 /**
  * One model whose commands await (the GPU model), as the campaign runner needs it: the
@@ -43,21 +43,8 @@ export async function runAsyncCampaign<G, M extends object, R>(spec: AsyncModelS
       }
     }
   });
-  const details = await fc.check(property, {
-    seed,
-    numRuns: options.numRuns ?? 100,
-    ...(options.path !== undefined ? { path: options.path } : {}),
-    ...(options.timeLimitMs !== undefined ? { interruptAfterTimeLimit: options.timeLimitMs } : {}),
-  });
-  const elapsedMs = performance.now() - started;
-  const base = { runs, commands, elapsedMs, seed: details.seed, detectMs, interrupted: details.interrupted };
-  if (!details.failed || details.counterexample === null) return { ...base, failed: false, failure: null };
-  const [g, cmds] = details.counterexample[0];
-  return {
-    ...base,
-    failed: true,
-    failure: { path: details.counterexamplePath ?? '', geometry: g, program: Array.from(cmds, (c) => c.toString()), ...describeError(details.errorInstance) },
-  };
+  const details = await fc.check(property, checkParameters(seed, options));
+  return campaignReport(details, { runs, commands, elapsedMs: performance.now() - started, detectMs });
 }
 
 /** Runs one program (a geometry and a command list) and drains; rejects with what the oracle finds. */

@@ -56,6 +56,31 @@ export function describeError(error: unknown): { errorName: string; message: str
   return { errorName: 'thrown', message: String(error), rule: 'thrown' };
 }
 
+/** @internal `fc.check`'s parameters for a campaign (shared with the asynchronous runner). */
+export function checkParameters<Ts>(seed: number, options: CampaignOptions): fc.Parameters<Ts> {
+  return {
+    seed,
+    numRuns: options.numRuns ?? 100,
+    ...(options.path !== undefined ? { path: options.path } : {}),
+    ...(options.timeLimitMs !== undefined ? { interruptAfterTimeLimit: options.timeLimitMs } : {}),
+  };
+}
+
+/** @internal A finished campaign's report: counts, and the shrunk counterexample as code (shared with the asynchronous runner). */
+export function campaignReport<G, C extends { toString(): string }>(
+  details: fc.RunDetails<[[G, Iterable<C>]]>,
+  counts: { readonly runs: number; readonly commands: number; readonly elapsedMs: number; readonly detectMs: number | null },
+): ModelRunReport<G> {
+  const base = { ...counts, seed: details.seed, interrupted: details.interrupted };
+  if (!details.failed || details.counterexample === null) return { ...base, failed: false, failure: null };
+  const [g, cmds] = details.counterexample[0];
+  return {
+    ...base,
+    failed: true,
+    failure: { path: details.counterexamplePath ?? '', geometry: g, program: Array.from(cmds, (c) => c.toString()), ...describeError(details.errorInstance) },
+  };
+}
+
 /**
  * Runs a model campaign with `fc.check`: random runs until `numRuns` or the time limit, a drain at
  * the end of each, shrinking on failure. Never throws for a failure: it reports it.
@@ -82,21 +107,8 @@ export function runCampaign<G, M extends object, R>(spec: ModelSpec<G, M, R>, op
       }
     }
   });
-  const details = fc.check(property, {
-    seed,
-    numRuns: options.numRuns ?? 100,
-    ...(options.path !== undefined ? { path: options.path } : {}),
-    ...(options.timeLimitMs !== undefined ? { interruptAfterTimeLimit: options.timeLimitMs } : {}),
-  });
-  const elapsedMs = performance.now() - started;
-  const base = { runs, commands, elapsedMs, seed: details.seed, detectMs, interrupted: details.interrupted };
-  if (!details.failed || details.counterexample === null) return { ...base, failed: false, failure: null };
-  const [g, cmds] = details.counterexample[0];
-  return {
-    ...base,
-    failed: true,
-    failure: { path: details.counterexamplePath ?? '', geometry: g, program: Array.from(cmds, (c) => c.toString()), ...describeError(details.errorInstance) },
-  };
+  const details = fc.check(property, checkParameters(seed, options));
+  return campaignReport(details, { runs, commands, elapsedMs: performance.now() - started, detectMs });
 }
 
 /** Runs one program (a geometry and a command list) and drains; throws what the oracle finds. */

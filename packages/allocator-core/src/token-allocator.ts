@@ -110,10 +110,6 @@ export class TokenAllocator extends BaseAllocator {
   }
 
   /** Pages leave the free list by its front moving past them; nothing to write. */
-  protected override fillPagesChecked(out: Int32Array, pageCount: number): void {
-    this.fillPages(out, pageCount);
-  }
-
   protected override markHandOut(): void {}
 
   protected override lastLocFits(held: number, lastLoc: number): boolean {
