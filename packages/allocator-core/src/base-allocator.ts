@@ -143,8 +143,9 @@ export abstract class BaseAllocator implements PageAllocator {
     this.mergeBeforeAlloc(pageCount);
     if (pageCount > this.freeList.count) return null;
     const out = new Int32Array(needSize);
-    this.fillPages(out, pageCount);
-    this.handOut(pageCount);
+    if (this.checks) this.fillPagesChecked(out, pageCount);
+    else this.fillPages(out, pageCount);
+    this.freeList.take(pageCount);
     return out;
   }
 
@@ -547,6 +548,25 @@ export abstract class BaseAllocator implements PageAllocator {
       const base = (buf[head + j] as number) * ps;
       for (let o = 0; o < ps; o++) out[j * ps + o] = base + o;
     }
+  }
+
+  /**
+   * Checks on: {@link fillPages} that also moves each page from free to held, in the same pass
+   * (a page not free stops it; the refusal puts the moved pages back).
+   */
+  protected fillPagesChecked(out: Int32Array, pageCount: number): void {
+    const { pageSize: ps, tag } = this;
+    const { buf, head } = this.freeList;
+    let j = 0;
+    for (; j < pageCount; j++) {
+      const page = buf[head + j] as number;
+      const t = tag[page] as number;
+      if ((t & kStateMask) !== kPageFree) break;
+      tag[page] = (t & ~kStateMask) | kPageHeld;
+      const base = page * ps;
+      for (let o = 0; o < ps; o++) out[j * ps + o] = base + o;
+    }
+    if (j < pageCount) this.refuseHandOut(j, pageCount);
   }
 
   /**

@@ -112,6 +112,10 @@ export class TokenAllocator extends BaseAllocator {
   /** Pages leave the free list by its front moving past them; nothing to write. */
   protected override markHandOut(): void {}
 
+  protected override fillPagesChecked(out: Int32Array, pageCount: number): void {
+    this.fillPages(out, pageCount);
+  }
+
   protected override lastLocFits(held: number, lastLoc: number): boolean {
     if (held === 0) return lastLoc === -1;
     const t = this.tag[lastLoc];

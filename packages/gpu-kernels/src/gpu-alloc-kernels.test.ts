@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireDevice, type GpuContext } from './acquire-device.js';
 import { GpuAllocKernels } from './gpu-alloc-kernels.js';
+import { kBatchSizeMax } from './kernel-limits.js';
 import type { KernelBug } from './wgsl-sources.js';
 
 let context: GpuContext;
@@ -14,9 +15,9 @@ beforeAll(async () => {
 afterAll(() => context?.destroy());
 
 /** A batch with consistent lastLoc values and a free list, on a geometry (page = kernel page × DCP). */
-const batchArbitrary = (maxRequests: number) =>
+const batchArbitrary = (maxRequests: number, minRequests = 1, kernels = [1, 2, 4, 8, 16, 64], dcps = [1, 2, 4, 8, 16]) =>
   fc
-    .record({ kernel: fc.constantFrom(1, 2, 4, 8, 16, 64), dcp: fc.constantFrom(1, 2, 4, 8, 16) })
+    .record({ kernel: fc.constantFrom(...kernels), dcp: fc.constantFrom(...dcps) })
     .chain(({ kernel, dcp }) => {
       const ps = kernel * dcp;
       return fc.record({
@@ -27,7 +28,7 @@ const batchArbitrary = (maxRequests: number) =>
             ext: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: ps }), fc.integer({ min: 1, max: 3 }).map((k) => k * ps), fc.integer({ min: 1, max: 5 * ps })),
             lastPage: fc.integer({ min: 1, max: 1_000 }),
           }),
-          { minLength: 1, maxLength: maxRequests },
+          { minLength: minRequests, maxLength: maxRequests },
         ),
         shortBy: fc.constantFrom(0, 0, 0, 1),
         freeSeed: fc.integer({ min: 0, max: 1_000_000 }),
@@ -59,6 +60,22 @@ describe('gpu-kernels:extend', () => {
     );
   });
 
+  it('matches the CPU reference on random batches of 1 to 4096 requests', async () => {
+    const kernels = new GpuAllocKernels(context);
+    await fc.assert(
+      fc.asyncProperty(
+        // Pages of up to 16 slots keep a 4096-request batch under a few hundred thousand output slots.
+        fc.integer({ min: 1, max: 4096 }).chain((n) => batchArbitrary(n, n, [1, 2, 4], [1, 2, 4])),
+        async ({ pageSize, batch, free }) => {
+          const cpu = planExtend(batch, pageSize, free);
+          const gpu = await kernels.planExtend(batch, pageSize, free);
+          expect(gpu === null ? null : { slots: Array.from(gpu.slots), pageCount: gpu.pageCount }).toEqual(cpu === null ? null : { slots: Array.from(cpu.slots), pageCount: cpu.pageCount });
+        },
+      ),
+      { numRuns: 6 },
+    );
+  });
+
   it('matches on batches of 4096 requests and a million-token extend', async () => {
     const kernels = new GpuAllocKernels(context);
     const ps = 64;
@@ -74,6 +91,29 @@ describe('gpu-kernels:extend', () => {
     const bigGpu = await kernels.planExtend(big, ps, bigFree);
     expect(bigGpu?.slots.length).toBe(1_000_000);
     expect(Buffer.from(bigGpu?.slots.buffer ?? new ArrayBuffer(0)).equals(Buffer.from(bigCpu?.slots.buffer ?? new ArrayBuffer(0)))).toBe(true);
+  });
+});
+
+describe('gpu-kernels:scale', () => {
+  it('matches the CPU reference at the largest batch, 65,536 requests (extend and decode), and refuses one more by a typed error', async () => {
+    const kernels = new GpuAllocKernels(context);
+    const ps = 16;
+    const n = kBatchSizeMax;
+    // Requests continue or start pages in a pattern that mixes every case of the scan.
+    const prefixLens = Array.from({ length: n }, (_, i) => i % 37);
+    const seqLens = Array.from({ length: n }, (_, i) => (i % 37) + (i % 5));
+    const lastLoc = prefixLens.map((pre, i) => (pre === 0 ? -1 : (1 + i) * ps + ((pre - 1) % ps)));
+    const free = Array.from({ length: 2 * n }, (_, i) => 3 * n + i);
+    const cpu = planExtend({ prefixLens, seqLens, lastLoc }, ps, free);
+    const gpu = await kernels.planExtend({ prefixLens, seqLens, lastLoc }, ps, free);
+    expect(gpu?.pageCount).toBe(cpu?.pageCount);
+    expect(Buffer.from(gpu?.slots.buffer ?? new ArrayBuffer(0)).equals(Buffer.from(cpu?.slots.buffer ?? new ArrayBuffer(0)))).toBe(true);
+    const decodeSeq = seqLens.map((seq) => seq + 1);
+    const decodeLast = seqLens.map((seq, i) => (1 + i) * ps + ((seq - 1 + ps) % ps));
+    const cpuDecode = planDecode({ seqLens: decodeSeq, lastLoc: decodeLast }, ps, free);
+    const gpuDecode = await kernels.planDecode({ seqLens: decodeSeq, lastLoc: decodeLast }, ps, free);
+    expect(Array.from(gpuDecode?.slots ?? [])).toEqual(Array.from(cpuDecode?.slots ?? []));
+    await expect(kernels.planExtend({ prefixLens: [...prefixLens, 0], seqLens: [...seqLens, 1], lastLoc: [...lastLoc, -1] }, ps, free)).rejects.toThrow(/batch of 65537 requests exceeds 65536/);
   });
 });
 
