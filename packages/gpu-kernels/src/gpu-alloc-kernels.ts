@@ -1,8 +1,9 @@
 import { ArgumentError, countDecodePages, countExtendPages, countExtendTokens, type DecodeBatch, type ExtendBatch } from '@kvfuzz/allocator-core';
 import type { GpuContext } from './acquire-device.js';
 import { GpuBatchError } from './errors.js';
-import { kBatchSizeMax, kOutputSlotsMax, kParamsWords, kWorkgroupSize } from './kernel-limits.js';
-import { fillSource, freeSource, scanSource, type KernelBug } from './wgsl-sources.js';
+import { KernelPipelines, storageBuffer, uniformBuffer } from './internal/kernel-resources.js';
+import { kBatchSizeMax, kOutputSlotsMax, kWorkgroupSize } from './kernel-limits.js';
+import type { KernelBug } from './wgsl-sources.js';
 
 /** What a GPU extend or decode plan returns: the CPU reference's `{ slots, pageCount }`. */
 export interface GpuPlan {
@@ -16,11 +17,6 @@ export interface GpuFreeResult {
   readonly freed: number[];
   /** Pages that were not held, were named twice, or lie outside the pool (checked kernel only). */
   readonly reported: number[];
-}
-
-interface PagedPipelines {
-  readonly scan: GPUComputePipeline;
-  readonly fill: GPUComputePipeline;
 }
 
 /** `Σ floor(seq / ps) − floor(pre / ps)`: the count the planted `page-count-floor` bug checks capacity with. */
@@ -40,8 +36,7 @@ const i32 = (values: ArrayLike<number>): Int32Array<ArrayBuffer> => Int32Array.f
  * in `finally`; pipelines are compiled once per page size.
  */
 export class GpuAllocKernels {
-  private readonly pipelines = new Map<number, PagedPipelines>();
-  private readonly freePipelines = new Map<boolean, GPUComputePipeline>();
+  private readonly pipelines: KernelPipelines;
 
   /**
    * @param context - from `acquireDevice()`.
@@ -50,7 +45,9 @@ export class GpuAllocKernels {
   constructor(
     readonly context: GpuContext,
     readonly bug: KernelBug = 'none',
-  ) {}
+  ) {
+    this.pipelines = new KernelPipelines(context.device, bug);
+  }
 
   /**
    * The extend layout for a batch against a free list, computed on the GPU; `null` when the free
@@ -94,15 +91,15 @@ export class GpuAllocKernels {
     const device = this.context.device;
     if (pages.length === 0) return { freed: [], reported: [] };
     if (pages.length > kOutputSlotsMax) throw new GpuBatchError(`free batch of ${pages.length} pages exceeds ${kOutputSlotsMax}`);
-    const pipeline = this.freePipeline(checked && this.bug !== 'free-unchecked');
+    const pipeline = this.pipelines.freeFor(checked && this.bug !== 'free-unchecked');
     const created: GPUBuffer[] = [];
     try {
-      const input = this.storage(u32(pages), created);
-      const reported = this.storage(new Uint32Array(pages.length), created, true);
+      const input = storageBuffer(this.context.device, u32(pages), created, false);
+      const reported = storageBuffer(this.context.device, new Uint32Array(pages.length), created, true);
       const counters = state.counters;
       // Each batch reports afresh; the free list's length carries over.
       device.queue.writeBuffer(counters, 4, new Uint32Array([0]));
-      const params = this.uniform([pages.length], created);
+      const params = uniformBuffer(this.context.device, [pages.length], created);
       const bind = device.createBindGroup({
         layout: pipeline.getBindGroupLayout(0),
         entries: [input, state.pageState, state.freeList, counters, reported, params].map((buffer, binding) => ({ binding, resource: { buffer } })),
@@ -147,17 +144,17 @@ export class GpuAllocKernels {
     if (totalSlots > kOutputSlotsMax) throw new GpuBatchError(`extend of ${totalSlots} slots exceeds ${kOutputSlotsMax}`);
     if (batchSize === 0 || totalSlots === 0) return { slots: new Int32Array(0), pageCount };
     const device = this.context.device;
-    const { scan, fill } = this.pagedPipelines(pageSize);
+    const { scan, fill } = this.pipelines.pagedFor(pageSize);
     const created: GPUBuffer[] = [];
     try {
-      const pre = this.storage(u32(prefixLens), created);
-      const seq = this.storage(u32(seqLens), created);
-      const last = this.storage(i32(lastLoc), created);
-      const slotOffsets = this.storage(new Uint32Array(batchSize + 1), created, true);
-      const pageOffsets = this.storage(new Uint32Array(batchSize + 1), created, true);
-      const free = this.storage(u32(freePages.length === 0 ? [0] : freePages), created);
-      const out = this.storage(new Int32Array(totalSlots), created, true);
-      const params = this.uniform([batchSize, totalSlots], created);
+      const pre = storageBuffer(this.context.device, u32(prefixLens), created, false);
+      const seq = storageBuffer(this.context.device, u32(seqLens), created, false);
+      const last = storageBuffer(this.context.device, i32(lastLoc), created, false);
+      const slotOffsets = storageBuffer(this.context.device, new Uint32Array(batchSize + 1), created, true);
+      const pageOffsets = storageBuffer(this.context.device, new Uint32Array(batchSize + 1), created, true);
+      const free = storageBuffer(this.context.device, u32(freePages.length === 0 ? [0] : freePages), created, false);
+      const out = storageBuffer(this.context.device, new Int32Array(totalSlots), created, true);
+      const params = uniformBuffer(this.context.device, [batchSize, totalSlots], created);
       const scanBind = device.createBindGroup({
         layout: scan.getBindGroupLayout(0),
         entries: [pre, seq, slotOffsets, pageOffsets, params].map((buffer, binding) => ({ binding, resource: { buffer } })),
@@ -183,47 +180,6 @@ export class GpuAllocKernels {
     } finally {
       for (const buffer of created) buffer.destroy();
     }
-  }
-
-  private pagedPipelines(pageSize: number): PagedPipelines {
-    let found = this.pipelines.get(pageSize);
-    if (found === undefined) {
-      const device = this.context.device;
-      const make = (code: string, entryPoint: string): GPUComputePipeline =>
-        device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code }), entryPoint } });
-      found = { scan: make(scanSource(pageSize, this.bug), 'scan'), fill: make(fillSource(pageSize, this.bug), 'fill') };
-      this.pipelines.set(pageSize, found);
-    }
-    return found;
-  }
-
-  private freePipeline(checked: boolean): GPUComputePipeline {
-    let found = this.freePipelines.get(checked);
-    if (found === undefined) {
-      const device = this.context.device;
-      found = device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code: freeSource(checked) }), entryPoint: 'freeBatch' } });
-      this.freePipelines.set(checked, found);
-    }
-    return found;
-  }
-
-  private storage(data: Uint32Array<ArrayBuffer> | Int32Array<ArrayBuffer>, created: GPUBuffer[], readBack = false): GPUBuffer {
-    const buffer = this.context.device.createBuffer({
-      size: Math.max(4, data.byteLength),
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | (readBack ? GPUBufferUsage.COPY_SRC : 0),
-    });
-    created.push(buffer);
-    if (data.byteLength > 0) this.context.device.queue.writeBuffer(buffer, 0, data);
-    return buffer;
-  }
-
-  private uniform(words: readonly number[], created: GPUBuffer[]): GPUBuffer {
-    const data = new Uint32Array(kParamsWords);
-    data.set(words);
-    const buffer = this.context.device.createBuffer({ size: data.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    created.push(buffer);
-    this.context.device.queue.writeBuffer(buffer, 0, data);
-    return buffer;
   }
 
   private read(source: GPUBuffer, words: number, created: GPUBuffer[]): Promise<Uint32Array> {

@@ -12,8 +12,8 @@ import { ArgumentError, countDecodePages, countExtendPages, countExtendTokens, t
 import type { GpuContext } from './acquire-device.js';
 import { GpuBatchError } from './errors.js';
 import type { GpuPageState } from './gpu-alloc-kernels.js';
-import { kBatchSizeMax, kOutputSlotsMax, kParamsWords, kWorkgroupSize } from './kernel-limits.js';
-import { fillSource, freeSource, scanSource } from './wgsl-sources.js';
+import { KernelPipelines, storageBuffer, uniformBuffer } from './internal/kernel-resources.js';
+import { kBatchSizeMax, kOutputSlotsMax, kWorkgroupSize } from './kernel-limits.js';
 
 /** Where a prepared call writes its two GPU timestamps (needs the 'timestamp-query' feature). */
 export interface KernelTimestamps {
@@ -93,11 +93,12 @@ class PreparedPasses implements PreparedKernel {
  * (benches). Inputs are validated as the one-shot calls validate them.
  */
 export class PreparedKernels {
-  private readonly paged = new Map<number, { readonly scan: GPUComputePipeline; readonly fill: GPUComputePipeline }>();
-  private readonly frees = new Map<boolean, GPUComputePipeline>();
+  private readonly pipelines: KernelPipelines;
 
   /** @param context - from `acquireDevice()`. */
-  constructor(readonly context: GpuContext) {}
+  constructor(readonly context: GpuContext) {
+    this.pipelines = new KernelPipelines(context.device, 'none');
+  }
 
   /**
    * The extend kernels over `batch` against `freePages`; `null` when the free list is short.
@@ -135,11 +136,12 @@ export class PreparedKernels {
   free(state: GpuPageState, pages: ArrayLike<number>, checked: boolean): PreparedKernel {
     if (pages.length === 0) throw new GpuBatchError('a prepared free needs at least one page');
     if (pages.length > kOutputSlotsMax) throw new GpuBatchError(`free batch of ${pages.length} pages exceeds ${kOutputSlotsMax}`);
-    const pipeline = this.freePipeline(checked);
+    const pipeline = this.pipelines.freeFor(checked);
     const created: GPUBuffer[] = [];
-    const input = this.storage(u32(pages), created);
-    const reported = this.storage(new Uint32Array(pages.length), created);
-    const params = this.uniform([pages.length], created);
+    // Every buffer here is readable back (COPY_SRC): a test or bench may read any of them.
+    const input = storageBuffer(this.context.device, u32(pages), created, true);
+    const reported = storageBuffer(this.context.device, new Uint32Array(pages.length), created, true);
+    const params = uniformBuffer(this.context.device, [pages.length], created);
     const bind = this.context.device.createBindGroup({
       layout: pipeline.getBindGroupLayout(0),
       entries: [input, state.pageState, state.freeList, state.counters, reported, params].map((buffer, binding) => ({ binding, resource: { buffer } })),
@@ -154,16 +156,17 @@ export class PreparedKernels {
     // The one-shot call skips the GPU for an empty call; there is nothing to time.
     if (batchSize === 0 || totalSlots === 0) throw new GpuBatchError(`a prepared call needs work: ${batchSize} requests, ${totalSlots} new slots`);
     const device = this.context.device;
-    const { scan, fill } = this.pagedPipelines(pageSize);
+    const { scan, fill } = this.pipelines.pagedFor(pageSize);
     const created: GPUBuffer[] = [];
-    const pre = this.storage(u32(prefixLens), created);
-    const seq = this.storage(u32(seqLens), created);
-    const last = this.storage(i32(lastLoc), created);
-    const slotOffsets = this.storage(new Uint32Array(batchSize + 1), created);
-    const pageOffsets = this.storage(new Uint32Array(batchSize + 1), created);
-    const free = this.storage(u32(freePages.length === 0 ? [0] : freePages), created);
-    const out = this.storage(new Int32Array(totalSlots), created);
-    const params = this.uniform([batchSize, totalSlots], created);
+    // Every buffer here is readable back (COPY_SRC): a test or bench may read any of them.
+    const pre = storageBuffer(this.context.device, u32(prefixLens), created, true);
+    const seq = storageBuffer(this.context.device, u32(seqLens), created, true);
+    const last = storageBuffer(this.context.device, i32(lastLoc), created, true);
+    const slotOffsets = storageBuffer(this.context.device, new Uint32Array(batchSize + 1), created, true);
+    const pageOffsets = storageBuffer(this.context.device, new Uint32Array(batchSize + 1), created, true);
+    const free = storageBuffer(this.context.device, u32(freePages.length === 0 ? [0] : freePages), created, true);
+    const out = storageBuffer(this.context.device, new Int32Array(totalSlots), created, true);
+    const params = uniformBuffer(this.context.device, [batchSize, totalSlots], created);
     const bindOf = (pipeline: GPUComputePipeline, buffers: GPUBuffer[]): GPUBindGroup =>
       device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: buffers.map((buffer, binding) => ({ binding, resource: { buffer } })) });
     return new PreparedPasses(
@@ -175,47 +178,5 @@ export class PreparedKernels {
       created,
       out,
     );
-  }
-
-  private pagedPipelines(pageSize: number): { readonly scan: GPUComputePipeline; readonly fill: GPUComputePipeline } {
-    let found = this.paged.get(pageSize);
-    if (found === undefined) {
-      const device = this.context.device;
-      const make = (code: string, entryPoint: string): GPUComputePipeline =>
-        device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code }), entryPoint } });
-      found = { scan: make(scanSource(pageSize, 'none'), 'scan'), fill: make(fillSource(pageSize, 'none'), 'fill') };
-      this.paged.set(pageSize, found);
-    }
-    return found;
-  }
-
-  private freePipeline(checked: boolean): GPUComputePipeline {
-    let found = this.frees.get(checked);
-    if (found === undefined) {
-      const device = this.context.device;
-      found = device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code: freeSource(checked) }), entryPoint: 'freeBatch' } });
-      this.frees.set(checked, found);
-    }
-    return found;
-  }
-
-  private storage(data: Uint32Array<ArrayBuffer> | Int32Array<ArrayBuffer>, created: GPUBuffer[]): GPUBuffer {
-    const buffer = this.context.device.createBuffer({
-      size: Math.max(4, data.byteLength),
-      // COPY_SRC on every buffer: a test or bench may read any of them back.
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
-    });
-    created.push(buffer);
-    if (data.byteLength > 0) this.context.device.queue.writeBuffer(buffer, 0, data);
-    return buffer;
-  }
-
-  private uniform(words: readonly number[], created: GPUBuffer[]): GPUBuffer {
-    const data = new Uint32Array(kParamsWords);
-    data.set(words);
-    const buffer = this.context.device.createBuffer({ size: data.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    created.push(buffer);
-    this.context.device.queue.writeBuffer(buffer, 0, data);
-    return buffer;
   }
 }
