@@ -11,6 +11,7 @@ import { GroupBeginCommand, GroupEndCommand } from './commands/group-commands.js
 import { kRejectKindNames, RejectCommand } from './commands/reject-command.js';
 import { BackupCommand, ClearCommand, RestoreCommand } from './commands/state-commands.js';
 import { pageSizeOf, type AllocatorGeometry } from './geometry.js';
+import { extendTokensArbitrary } from '../geometry-draws.js';
 
 /** Requests per extend or decode batch: up to 9, so non-power-of-two batches (masked lanes) occur. */
 export const kBatchSizeMax = 9;
@@ -49,16 +50,6 @@ export const commandMixArbitrary: fc.Arbitrary<CommandMix> = fc.record({
 
 const pick = fc.integer({ min: 0, max: kPickMax });
 
-/** Extend sizes that hit each part: nothing, inside the old page, whole pages, and everything mixed. */
-function extendTokens(pageSize: number): fc.Arbitrary<number> {
-  return fc.oneof(
-    fc.constant(0),
-    fc.integer({ min: 1, max: Math.max(1, pageSize - 1) }),
-    fc.integer({ min: 1, max: 3 }).map((k) => k * pageSize),
-    fc.integer({ min: 1, max: 4 * pageSize }),
-  );
-}
-
 /** The command arbitraries of one run, given its geometry and mix. */
 export function allocatorCommandArbitraries(g: AllocatorGeometry, mix: CommandMix): fc.Arbitrary<AllocatorCommand>[] {
   const ps = pageSizeOf(g);
@@ -67,7 +58,7 @@ export function allocatorCommandArbitraries(g: AllocatorGeometry, mix: CommandMi
     {
       weight: mix.extend * 2,
       arbitrary: fc
-        .array(fc.record({ pick: fc.option(pick, { nil: null, freq: 3 }), tokens: extendTokens(ps) }), { minLength: 1, maxLength: kBatchSizeMax })
+        .array(fc.record({ pick: fc.option(pick, { nil: null, freq: 3 }), tokens: extendTokensArbitrary(ps) }), { minLength: 1, maxLength: kBatchSizeMax })
         .map((entries) => new ExtendCommand(entries)),
     },
     { weight: mix.extend, arbitrary: fc.tuple(fc.option(pick, { nil: null }), fc.boolean()).map(([p, short]) => new ExtendToCapacityCommand(p, short)) },

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { kDcpSizes } from '@kvfuzz/allocator-core';
+import { fixedOr, poolPagesArbitrary } from '../geometry-draws.js';
 
 /** Kernel pages the models draw: the engine's common sizes from token (1) to 64. */
 export const kKernelPageSizes: readonly number[] = [1, 2, 4, 8, 16, 64];
@@ -31,19 +32,14 @@ export function formatGeometry(g: AllocatorGeometry): string {
 
 /** Pools from one page (every allocation contends) to a few hundred (long build-ups). Fixed fields are not drawn. */
 export function geometryArbitrary(fixed: Partial<AllocatorGeometry> = {}): fc.Arbitrary<AllocatorGeometry> {
-  const either = <T>(value: T | undefined, arb: fc.Arbitrary<T>): fc.Arbitrary<T> => (value === undefined ? arb : fc.constant(value));
   return fc.record({
-    kernelPageSize: either(fixed.kernelPageSize, fc.constantFrom(...kKernelPageSizes)),
-    dcpSize: either(fixed.dcpSize, fc.constantFrom(...kDcpSizes)),
-    poolPages: either(
+    kernelPageSize: fixedOr(fixed.kernelPageSize, fc.constantFrom(...kKernelPageSizes)),
+    dcpSize: fixedOr(fixed.dcpSize, fc.constantFrom(...kDcpSizes)),
+    poolPages: fixedOr(
       fixed.poolPages,
-      fc.oneof(
-        { arbitrary: fc.integer({ min: 1, max: 4 }), weight: 2 },
-        { arbitrary: fc.integer({ min: 5, max: 32 }), weight: 3 },
-        { arbitrary: fc.integer({ min: 33, max: kPoolPagesMax }), weight: 1 },
-      ),
+      poolPagesArbitrary(kPoolPagesMax),
     ),
-    needSort: either(fixed.needSort, fc.boolean()),
-    checks: either(fixed.checks, fc.boolean()),
+    needSort: fixedOr(fixed.needSort, fc.boolean()),
+    checks: fixedOr(fixed.checks, fc.boolean()),
   });
 }

@@ -6,6 +6,7 @@ import { GpuExtendCommand, GpuExtendToCapacityCommand } from './commands/extend-
 import { GpuFinishCommand, kForeignPages } from './commands/finish-command.js';
 import type { GpuKernelsCommand } from './commands/gpu-command.js';
 import { gpuPageSizeOf, type GpuKernelsGeometry } from './gpu-geometry.js';
+import { extendTokensArbitrary } from '../geometry-draws.js';
 
 /** Requests per extend or decode batch: up to 9, so batches are rarely a power of two. */
 export const kGpuBatchSizeMax = 9;
@@ -38,16 +39,6 @@ export const gpuCommandMixArbitrary: fc.Arbitrary<GpuCommandMix> = fc.record({
 
 const pick = fc.integer({ min: 0, max: kPickMax });
 
-/** Extend sizes that hit each part: nothing, inside the old page, whole pages, and everything mixed. */
-function extendTokens(pageSize: number): fc.Arbitrary<number> {
-  return fc.oneof(
-    fc.constant(0),
-    fc.integer({ min: 1, max: Math.max(1, pageSize - 1) }),
-    fc.integer({ min: 1, max: 3 }).map((k) => k * pageSize),
-    fc.integer({ min: 1, max: 4 * pageSize }),
-  );
-}
-
 /** The command arbitraries of one run, given its geometry and mix. */
 export function gpuCommandArbitraries(g: GpuKernelsGeometry, mix: GpuCommandMix): fc.Arbitrary<GpuKernelsCommand>[] {
   const ps = gpuPageSizeOf(g);
@@ -56,7 +47,7 @@ export function gpuCommandArbitraries(g: GpuKernelsGeometry, mix: GpuCommandMix)
       weight: mix.extend,
       arbitrary: fc
         .tuple(
-          fc.array(fc.record({ pick: fc.option(pick, { nil: null, freq: 3 }), tokens: extendTokens(ps) }), { minLength: 1, maxLength: kGpuBatchSizeMax }),
+          fc.array(fc.record({ pick: fc.option(pick, { nil: null, freq: 3 }), tokens: extendTokensArbitrary(ps) }), { minLength: 1, maxLength: kGpuBatchSizeMax }),
           fc.oneof({ arbitrary: fc.constant(0), weight: 4 }, { arbitrary: fc.integer({ min: 1, max: kPaddingMax }), weight: 1 }),
         )
         .map(([entries, padding]) => new GpuExtendCommand(entries, padding)),

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { kDcpSizes } from '@kvfuzz/allocator-core';
 import { kKernelPageSizes } from '../allocator/geometry.js';
+import { fixedOr, poolPagesArbitrary } from '../geometry-draws.js';
 
 /**
  * Largest pool a lock-step run draws, in allocator pages: room for several rows and wide batches,
@@ -34,18 +35,13 @@ export function formatGpuGeometry(g: GpuKernelsGeometry): string {
  * Fixed fields are not drawn.
  */
 export function gpuGeometryArbitrary(fixed: Partial<GpuKernelsGeometry> = {}): fc.Arbitrary<GpuKernelsGeometry> {
-  const either = <T>(value: T | undefined, arb: fc.Arbitrary<T>): fc.Arbitrary<T> => (value === undefined ? arb : fc.constant(value));
   return fc.record({
-    kernelPageSize: either(fixed.kernelPageSize, fc.constantFrom(...kKernelPageSizes)),
-    dcpSize: either(fixed.dcpSize, fc.constantFrom(...kDcpSizes)),
-    poolPages: either(
+    kernelPageSize: fixedOr(fixed.kernelPageSize, fc.constantFrom(...kKernelPageSizes)),
+    dcpSize: fixedOr(fixed.dcpSize, fc.constantFrom(...kDcpSizes)),
+    poolPages: fixedOr(
       fixed.poolPages,
-      fc.oneof(
-        { arbitrary: fc.integer({ min: 1, max: 4 }), weight: 2 },
-        { arbitrary: fc.integer({ min: 5, max: 32 }), weight: 3 },
-        { arbitrary: fc.integer({ min: 33, max: kGpuPoolPagesMax }), weight: 1 },
-      ),
+      poolPagesArbitrary(kGpuPoolPagesMax),
     ),
-    checks: either(fixed.checks, fc.boolean()),
+    checks: fixedOr(fixed.checks, fc.boolean()),
   });
 }

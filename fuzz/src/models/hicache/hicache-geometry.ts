@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { prefixGeometryArbitrary, type PrefixGeometry } from '../prefix-cache/geometry.js';
+import { fixedOr } from '../geometry-draws.js';
 
 /** Write policies, as the host-pool package names them. */
 export type WritePolicyName = 'write_through' | 'write_through_selective' | 'write_back';
@@ -14,13 +15,12 @@ export interface HiCacheGeometry extends PrefixGeometry {
 }
 
 export function hiCacheGeometryArbitrary(fixed: Partial<HiCacheGeometry> = {}): fc.Arbitrary<HiCacheGeometry> {
-  const either = <T>(value: T | undefined, arb: fc.Arbitrary<T>): fc.Arbitrary<T> => (value === undefined ? arb : fc.constant(value));
   return fc
     .tuple(
       prefixGeometryArbitrary({ ...fixed, finishPath: fixed.finishPath ?? 'unified' }),
-      either(fixed.hostPages, fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 7, max: 48 }))),
-      either(fixed.writePolicy, fc.constantFrom<WritePolicyName>('write_through', 'write_through_selective', 'write_back')),
-      either(fixed.hostChecks, fc.constantFrom(true, true, false)),
+      fixedOr(fixed.hostPages, fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 7, max: 48 }))),
+      fixedOr(fixed.writePolicy, fc.constantFrom<WritePolicyName>('write_through', 'write_through_selective', 'write_back')),
+      fixedOr(fixed.hostChecks, fc.constantFrom(true, true, false)),
     )
     .map(([g, hostPages, writePolicy, hostChecks]) => ({ ...g, hostPages, writePolicy, hostChecks }));
 }

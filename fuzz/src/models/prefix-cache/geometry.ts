@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { kDcpSizes } from '@kvfuzz/allocator-core';
 import { kEvictionPolicies, type EvictionPolicy, type FinishPath } from '@kvfuzz/prefix-cache';
 import { kKernelPageSizes } from '../allocator/geometry.js';
+import { fixedOr } from '../geometry-draws.js';
 
 /** Largest request, in allocator pages: room for prefixes, chunks, decode and over-allocation. */
 export const kRowPagesMax = 16;
@@ -34,17 +35,16 @@ export function formatPrefixGeometry(g: PrefixGeometry): string {
 }
 
 export function prefixGeometryArbitrary(fixed: Partial<PrefixGeometry> = {}): fc.Arbitrary<PrefixGeometry> {
-  const either = <T>(value: T | undefined, arb: fc.Arbitrary<T>): fc.Arbitrary<T> => (value === undefined ? arb : fc.constant(value));
   return fc.record({
-    kernelPageSize: either(fixed.kernelPageSize, fc.constantFrom(...kKernelPageSizes)),
+    kernelPageSize: fixedOr(fixed.kernelPageSize, fc.constantFrom(...kKernelPageSizes)),
     // DCP widening makes the kernel grid finer than the allocator page: weigh it up.
-    dcpSize: either(fixed.dcpSize, fc.constantFrom(...kDcpSizes, 8, 8, 4)),
-    poolPages: either(fixed.poolPages, fc.oneof(fc.integer({ min: 3, max: 12 }), fc.integer({ min: 13, max: 64 }))),
-    rowCount: either(fixed.rowCount, fc.integer({ min: 1, max: 8 })),
-    needSort: either(fixed.needSort, fc.boolean()),
-    checks: either(fixed.checks, fc.boolean()),
-    finishPath: either(fixed.finishPath, fc.constantFrom<FinishPath>('unified', 'unified', 'classic')),
-    evictionPolicy: either(fixed.evictionPolicy, fc.constantFrom(...kEvictionPolicies)),
-    groupedFinish: either(fixed.groupedFinish, fc.boolean()),
+    dcpSize: fixedOr(fixed.dcpSize, fc.constantFrom(...kDcpSizes, 8, 8, 4)),
+    poolPages: fixedOr(fixed.poolPages, fc.oneof(fc.integer({ min: 3, max: 12 }), fc.integer({ min: 13, max: 64 }))),
+    rowCount: fixedOr(fixed.rowCount, fc.integer({ min: 1, max: 8 })),
+    needSort: fixedOr(fixed.needSort, fc.boolean()),
+    checks: fixedOr(fixed.checks, fc.boolean()),
+    finishPath: fixedOr(fixed.finishPath, fc.constantFrom<FinishPath>('unified', 'unified', 'classic')),
+    evictionPolicy: fixedOr(fixed.evictionPolicy, fc.constantFrom(...kEvictionPolicies)),
+    groupedFinish: fixedOr(fixed.groupedFinish, fc.boolean()),
   });
 }
