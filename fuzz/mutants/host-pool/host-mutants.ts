@@ -50,9 +50,8 @@ export class EvictHostOrphans extends HiRadixCache {
 /** §11.31: the host pool without its `slot_used` checks on free and alloc. */
 export class HostPoolUnchecked extends HostSlotPool {
   // The slot_used marks are still written, as the engine's are; only the checks are gone.
-  protected override recordFreeChecked(indices: ArrayLike<number>): void {
+  protected override markFreed(indices: ArrayLike<number>): void {
     for (let i = 0; i < indices.length; i++) (this.slotUsed as Uint8Array)[indices[i] as number] = 0;
-    this.pending.push(indices);
   }
 
   protected override markHandOut(start: number, n: number): void {

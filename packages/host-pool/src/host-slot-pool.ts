@@ -56,9 +56,6 @@ export class HostSlotPool implements HostPool {
   // slotUsed[s]: 1 while slot s is allocated, 0 otherwise (the engine's slot_used); null when checks are off.
   // A slot named twice in one call meets its own mark the second time, so no dedupe array is needed.
   protected readonly slotUsed: Uint8Array | null;
-  // runFound: the last findRunStart found a run of consecutive slot ids (not the first-fit fallback),
-  // so its slots can be checked and marked as one range.
-  protected runFound = false;
 
   /** @throws ConfigError naming the bad value (see {@link resolveHostSlotPoolConfig}). */
   constructor(config: HostSlotPoolConfig) {
@@ -107,7 +104,6 @@ export class HostSlotPool implements HostPool {
     if (n > this.availableSize()) return null;
     const merge = n > this.freeSlots.count;
     const listLength = merge ? this.availableSize() : this.freeSlots.count;
-    this.runFound = false;
     const start = this.findRunStart(n, listLength);
     assert(Number.isInteger(start), `run start ${start} is not an integer`);
     assert(start >= 0 && start + n <= listLength, `run [${start}, ${start + n}) lies outside the list of ${listLength}`);
@@ -131,8 +127,8 @@ export class HostSlotPool implements HostPool {
   free(indices: ArrayLike<number>): number {
     const n = indices.length;
     if (n === 0) return 0;
-    if (this.checks) this.recordFreeChecked(indices);
-    else this.pending.push(indices);
+    if (this.checks) this.markFreed(indices);
+    this.pending.push(indices);
     if (this.checks && this.availableSize() > this.size) {
       assert(false, `${this.availableSize()} slots available of ${this.size}: a slot was given back twice`);
     }
@@ -234,19 +230,13 @@ export class HostSlotPool implements HostPool {
       const slot = this.listEntry(i);
       if (runStart >= 0 && slot === prev + 1) {
         prev = slot;
-        if (i - runStart + 1 === n) {
-          this.runFound = true;
-          return runStart;
-        }
+        if (i - runStart + 1 === n) return runStart;
         continue;
       }
       // A run starts only at a whole page: a page boundary of the list holding a page-aligned slot.
       runStart = i % ps === 0 && slot % ps === 0 ? i : -1;
       prev = slot;
-      if (runStart >= 0 && n === 1) {
-        this.runFound = true;
-        return runStart;
-      }
+      if (runStart >= 0 && n === 1) return runStart;
     }
     return 0;
   }
@@ -258,14 +248,6 @@ export class HostSlotPool implements HostPool {
    */
   protected markHandOut(start: number, n: number): void {
     const used = this.slotUsed as Uint8Array;
-    if (this.runFound) {
-      // A run of consecutive ids: one native scan and one native fill instead of a byte at a time.
-      const first = this.listEntry(start);
-      if (used.subarray(first, first + n).indexOf(1) === -1) {
-        used.fill(1, first, first + n);
-        return;
-      }
-    }
     const free = this.freeSlots;
     const pending = this.pending.slots;
     // The range as two contiguous pieces: in the free list, then in the pending chunks.
@@ -288,16 +270,23 @@ export class HostSlotPool implements HostPool {
   }
 
   /**
-   * Checks on: the chunk goes to the release list and every naming goes from used to unused, in
-   * one pass; a slot named twice meets its own mark and is freed twice. A slot outside the pool
-   * (its `used` byte reads `undefined`), unused or named twice stops the pass, which puts back the
-   * marks it made and records nothing; then `SlotRangeError` or `HostDoubleFreeError` names every
+   * Checks on: every naming goes from used to unused; a slot named twice meets its own mark and is
+   * freed twice. A slot outside the pool (its `used` byte reads `undefined`), unused or named twice
+   * puts back the marks made so far; then `SlotRangeError` or `HostDoubleFreeError` names every
    * such slot.
    */
-  protected recordFreeChecked(indices: ArrayLike<number>): void {
+  protected markFreed(indices: ArrayLike<number>): void {
     // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
     if (!(indices instanceof Int32Array)) this.checkSlots(indices);
-    if (this.pending.pushMarked(indices, this.slotUsed as Uint8Array) < indices.length) this.refuseFree(indices);
+    const used = this.slotUsed as Uint8Array;
+    const n = indices.length;
+    let i = 0;
+    for (; i < n; i++) {
+      const slot = indices[i] as number;
+      if (used[slot] !== 1) break;
+      used[slot] = 0;
+    }
+    if (i < n) this.refuseFree(indices, i);
   }
 
   // ---- slow paths ----------------------------------------------------------------------------
@@ -317,9 +306,10 @@ export class HostSlotPool implements HostPool {
     throw new HostDoubleAllocError(bad);
   }
 
-  /** A refused free (its marks already put back): every bad slot or naming is named. */
-  private refuseFree(indices: ArrayLike<number>): never {
+  /** A refused free: namings `[0, marked)` go back to used; every bad slot or naming is named. */
+  private refuseFree(indices: ArrayLike<number>, marked: number): never {
     const used = this.slotUsed as Uint8Array;
+    for (let i = 0; i < marked; i++) used[indices[i] as number] = 1;
     this.checkSlots(indices);
     const met = new Set<number>();
     const bad: number[] = [];

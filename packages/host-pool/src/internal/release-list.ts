@@ -30,42 +30,6 @@ export class ReleaseList {
     this.ends[this.chunkCount++] = this.count;
   }
 
-  /**
-   * {@link push} that also clears `used[slot]` (1 → 0) for each slot it copies. A chunk of
-   * consecutive ids (what a run hand-out gives back) is checked and cleared natively as one range;
-   * any other chunk slot by slot. At a slot whose byte is not 1 (unused, outside the pool, or named
-   * twice) it puts back what it cleared, records nothing and returns that slot's index; else `n`.
-   */
-  pushMarked(indices: ArrayLike<number>, used: Uint8Array): number {
-    const n = indices.length;
-    if (this.count + n > this.slots.length) this.grow(this.count + n);
-    const { slots, count } = this;
-    const first = indices[0] as number;
-    let consecutive = true;
-    for (let i = 0; i < n; i++) {
-      const slot = indices[i] as number;
-      slots[count + i] = slot;
-      if (slot !== first + i) consecutive = false;
-    }
-    if (consecutive && first >= 0 && first + n <= used.length && used.subarray(first, first + n).indexOf(0) === -1) {
-      used.fill(0, first, first + n);
-    } else {
-      let i = 0;
-      for (; i < n; i++) {
-        const slot = slots[count + i] as number;
-        if (used[slot] !== 1) break;
-        used[slot] = 0;
-      }
-      if (i < n) {
-        for (let j = 0; j < i; j++) used[slots[count + j] as number] = 1;
-        return i;
-      }
-    }
-    this.count += n;
-    this.ends[this.chunkCount++] = this.count;
-    return n;
-  }
-
   clear(): void {
     this.count = 0;
     this.chunkCount = 0;
