@@ -61,6 +61,17 @@ describe('prefix-cache:chunk-cache', () => {
     expect(pool.availableSize()).toBe(16 * 8);
   });
 
+  it('a second finish throws RequestStateError naming the request and gives nothing back', () => {
+    const { pool, recorder, cache, req } = chunkFixture(21);
+    cache.cacheFinishedReq(req);
+    const calls = recorder.calls.length;
+    const state = pool.backupState();
+    expect(() => cache.cacheFinishedReq(req)).toThrow(RequestStateError);
+    expect(() => cache.cacheFinishedReq(req)).toThrow(`request ${req.id}: cacheFinishedReq after cacheFinishedReq`);
+    expect(recorder.calls.length).toBe(calls);
+    expect(pool.backupState()).toEqual(state);
+  });
+
   it('a request record out of order throws RequestStateError before anything is given back', () => {
     const { pool, recorder, cache, req } = chunkFixture(21);
     req.kv.kvCommittedLen = 22;

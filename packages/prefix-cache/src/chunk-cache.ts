@@ -1,4 +1,5 @@
 import type { PageAllocator } from '@kvfuzz/allocator-core';
+import { RequestStateError } from './errors.js';
 import { freeKvRow } from './free-kv-row.js';
 import { checkReqKvInfo } from './req-kv-info.js';
 import type { ReqToTokenPool } from './req-to-token-pool.js';
@@ -24,12 +25,14 @@ export class ChunkCache implements PrefixCache {
   /**
    * Gives back row `[0, kvCommittedLen)`.
    *
-   * @throws RequestStateError when the request's lengths are out of order.
+   * @throws RequestStateError when the request is already finished or its lengths are out of order.
    */
   cacheFinishedReq(req: Req, _options?: FinishOptions): void {
     const kv = req.kv;
+    if (req.finished === true) throw new RequestStateError(`request ${req.id}: cacheFinishedReq after cacheFinishedReq (row ${kv.reqPoolIdx}); a request finishes once`);
     checkReqKvInfo(kv, this.allocator.pageSize, this.reqToToken.rowLength);
     freeKvRow(this.allocator, this.reqToToken.row(kv.reqPoolIdx), kv.kvAllocatedLen, kv.swaEvictedSeqlen, [[0, kv.kvCommittedLen]]);
+    req.finished = true;
   }
 
   cacheUnfinishedReq(): void {}

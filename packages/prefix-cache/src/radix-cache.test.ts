@@ -439,6 +439,24 @@ describe('prefix-cache:radix-cache,release-request', () => {
     expectDrainsFull(fx);
   });
 
+  it.each<[string, (cache: RadixCache, req: Req) => void]>([
+    ['cacheFinishedReq', (cache, req) => cache.cacheFinishedReq(req)],
+    ['releaseRequest', (cache, req) => cache.releaseRequest(req)],
+    ['cacheUnfinishedReq', (cache, req) => cache.cacheUnfinishedReq(req)],
+    ['releaseRanges', (cache, req) => cache.releaseRanges(req, [])],
+    ['advanceSwaWindow', (cache, req) => cache.advanceSwaWindow(req, 4)],
+  ])('after cacheFinishedReq, %s throws RequestStateError and changes nothing (a second finish would give the tree its own pages back)', (name, call) => {
+    const { fx, req } = oneRequest(21);
+    fx.cache.cacheFinishedReq(req);
+    // releaseRequest is refused by the finish it starts with.
+    const refusedBy = name === 'releaseRequest' ? 'cacheFinishedReq' : name;
+    expectRejected(fx, req, () => call(fx.cache, req), RequestStateError, [`request ${req.id}`, `${refusedBy} after cacheFinishedReq`]);
+    // The release goes on as the engine's does: the over-allocated tail, then the row.
+    fx.cache.releaseOverallocated(req);
+    fx.reqToToken.free(req.kv.reqPoolIdx);
+    expectDrainsFull(fx);
+  });
+
   it('a cap of 2 caches nothing: everything goes back without eviction', () => {
     const { fx, req } = speculative(13, 30);
     expect(freedPages(fx, () => fx.cache.releaseRequest(req, { capTokens: 2 }))).toEqual([1, 2, 3, 4]);

@@ -98,12 +98,12 @@ export class RadixCache implements PrefixCache {
    * duplicates and everything past it, and release its lock. The over-allocated tail and the row
    * are the caller's ({@link RadixCache.releaseRequest} does all three in the engine's order).
    *
-   * @throws RequestStateError when the request's lengths are out of order or the cap is not a non-negative integer.
+   * @throws RequestStateError when the request is already finished, its lengths are out of order or the cap is not a non-negative integer.
    * @throws PageSplitError (classic path) when the cap is not on the tree page.
    */
   cacheFinishedReq(req: Req, options: FinishOptions = {}): void {
     const kv = req.kv;
-    this.checkReq(req);
+    this.checkRunning(req, 'cacheFinishedReq');
     const kvLen = kv.kvCommittedLen;
     const cap = options.capTokens ?? null;
     if (cap !== null && (!Number.isInteger(cap) || cap < 0)) throw new RequestStateError(`request ${req.id}: capTokens ${cap} is not a non-negative integer`);
@@ -119,16 +119,17 @@ export class RadixCache implements PrefixCache {
     }
     if (req.lastNode !== null && req.lastNode !== this.tree.root) this.tree.decLockRef(req.lastNode);
     req.lastNode = null;
+    req.finished = true;
   }
 
   /**
    * Chunked prefill: cache the page-aligned committed prefix, point the row at the tree's slots,
    * move the request's lock to the new end, and protect the new prefix.
    *
-   * @throws RequestStateError when the request's lengths are out of order.
+   * @throws RequestStateError when the request is already finished or its lengths are out of order.
    */
   cacheUnfinishedReq(req: Req): void {
-    this.checkReq(req);
+    this.checkRunning(req, 'cacheUnfinishedReq');
     if (this.disabled) return;
     const kv = req.kv;
     const keys = floorToPage(kv.kvCommittedLen, this.pageSize);
@@ -172,12 +173,13 @@ export class RadixCache implements PrefixCache {
    * the part the request owns, `[cacheProtectedLen, kvAllocatedLen)`, past its committed tokens'
    * page; the caller updates the request's lengths.
    *
+   * @throws RequestStateError when the request is already finished.
    * @throws RangeOrderError when the ranges are not ascending and disjoint inside the owned part.
    * @throws SegmentError when two ranges with a gap share a page (nothing is given back).
    */
   releaseRanges(req: Req, ranges: readonly RowRange[]): void {
     const kv = req.kv;
-    this.checkReq(req);
+    this.checkRunning(req, 'releaseRanges');
     const floor = Math.max(kv.cacheProtectedLen, ceilToPage(kv.kvCommittedLen, this.pageSize));
     for (const [start, end] of ranges) {
       if (end > start && start < floor) {
@@ -204,11 +206,11 @@ export class RadixCache implements PrefixCache {
    * which parts go back full-side only.
    *
    * @param windowTokens - the sliding window (tokens), a positive integer.
-   * @throws ArgumentError for a bad window; RequestStateError when the request's lengths are out of order.
+   * @throws ArgumentError for a bad window; RequestStateError when the request is already finished or its lengths are out of order.
    */
   advanceSwaWindow(req: Req, windowTokens: number): void {
     if (!Number.isInteger(windowTokens) || windowTokens <= 0) throw new ArgumentError(`windowTokens ${String(windowTokens)} is not a positive integer`);
-    this.checkReq(req);
+    this.checkRunning(req, 'advanceSwaWindow');
     const kv = req.kv;
     const threshold = kv.kvCommittedLen - Math.max(windowTokens, this.pageSize);
     const floor = floorToPage(Math.max(kv.swaEvictedSeqlen, threshold), this.swaFloorPageSize());
@@ -293,6 +295,12 @@ export class RadixCache implements PrefixCache {
   /** Exactly-adjacent ranges merged, so a split inside a page gives that page back once. */
   protected coalesce(ranges: readonly RowRange[], rowLength: number): RowRange[] {
     return coalesceRanges(ranges, rowLength);
+  }
+
+  /** {@link checkReq}, and the request must not be finished yet. */
+  private checkRunning(req: Req, call: string): void {
+    if (req.finished === true) throw new RequestStateError(`request ${req.id}: ${call} after cacheFinishedReq (row ${req.kv.reqPoolIdx}); a request finishes once`);
+    this.checkReq(req);
   }
 
   private checkReq(req: Req): void {

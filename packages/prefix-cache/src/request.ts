@@ -12,6 +12,11 @@ export interface Req {
   readonly kv: ReqKvInfo;
   /** The tree node the request holds a lock on (the end of its cached prefix); null for a chunk cache. */
   lastNode: TreeNode | null;
+  /**
+   * Set by the cache's `cacheFinishedReq`; a finished request is refused by every later call but
+   * `releaseOverallocated` (finishing twice would give the tree's pages back). Absent: running.
+   */
+  finished?: boolean;
 }
 
 /** Options of a finish. */
