@@ -1,3 +1,4 @@
+import { booleanField, positiveIntegerField } from './config-fields.js';
 import { ConfigError } from './errors.js';
 import type { AllocatorConfig, ResolvedAllocatorConfig } from './types.js';
 
@@ -10,19 +11,6 @@ export const kKernelPageSizeMax = 64;
 /** Largest logical pool the reference accepts: slot ids must stay exact in an Int32Array. */
 export const kSizeTokensMax = 2 ** 30;
 
-function positiveInteger(field: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
-    throw new ConfigError(`${field} ${String(value)} is not a positive integer`);
-  }
-  return value;
-}
-
-function flag(field: string, value: unknown, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw new ConfigError(`${field} ${String(value)} is not a boolean`);
-  return value;
-}
-
 /**
  * Fills the defaults of an {@link AllocatorConfig} and checks it.
  *
@@ -34,11 +22,11 @@ function flag(field: string, value: unknown, fallback: boolean): boolean {
  */
 export function resolveAllocatorConfig(config: AllocatorConfig): ResolvedAllocatorConfig {
   if (typeof config !== 'object' || config === null) throw new ConfigError(`config ${String(config)} is not an object`);
-  const sizeTokens = positiveInteger('sizeTokens', config.sizeTokens);
-  const kernelPageSize = positiveInteger('kernelPageSize', config.kernelPageSize ?? 1);
-  const dcpSize = positiveInteger('dcpSize', config.dcpSize ?? 1);
-  const needSort = flag('needSort', config.needSort, false);
-  const checks = flag('checks', config.checks, true);
+  const sizeTokens = positiveIntegerField('sizeTokens', config.sizeTokens);
+  const kernelPageSize = positiveIntegerField('kernelPageSize', config.kernelPageSize ?? 1);
+  const dcpSize = positiveIntegerField('dcpSize', config.dcpSize ?? 1);
+  const needSort = booleanField('needSort', config.needSort, false);
+  const checks = booleanField('checks', config.checks, true);
   if ((dcpSize & (dcpSize - 1)) !== 0) throw new ConfigError(`dcpSize ${dcpSize} is not a power of two`);
   if (sizeTokens > kSizeTokensMax) throw new ConfigError(`sizeTokens ${sizeTokens} exceeds the maximum ${kSizeTokensMax}`);
   if (sizeTokens % dcpSize !== 0) {

@@ -21,6 +21,7 @@ export {
   StateError,
 } from './errors.js';
 export { kDcpSizes, kKernelPageSizeMax, kSizeTokensMax, resolveAllocatorConfig } from './config.js';
+export { booleanField, positiveIntegerField } from './config-fields.js';
 export { ceilToPage, divCeil, divExact, divFloor, firstSlotOfPage, floorToPage, pageOfSlot } from './page-math.js';
 export { countExtendPages, countExtendTokens, planExtend, planExtendInto } from './plan-extend.js';
 export type { ExtendPlan } from './plan-extend.js';

@@ -1,4 +1,4 @@
-import { ConfigError, kSizeTokensMax } from '@kvfuzz/allocator-core';
+import { booleanField, ConfigError, kSizeTokensMax, positiveIntegerField } from '@kvfuzz/allocator-core';
 import { assert } from './internal/assert.js';
 import type { HostSlotPoolConfig, ResolvedHostSlotPoolConfig } from './types.js';
 
@@ -15,19 +15,6 @@ export const kHostPageSizeMax = kSizeTokensMax;
 // stay exact in an Int32Array.
 assert(kHostSizeTokensMax + kHostPageSizeMax <= kSlotEndMax, `kHostSizeTokensMax + kHostPageSizeMax exceeds ${kSlotEndMax}`);
 
-function positiveInteger(field: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
-    throw new ConfigError(`${field} ${String(value)} is not a positive integer`);
-  }
-  return value;
-}
-
-function flag(field: string, value: unknown, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw new ConfigError(`${field} ${String(value)} is not a boolean`);
-  return value;
-}
-
 /**
  * Fills the defaults of a {@link HostSlotPoolConfig} and checks it.
  *
@@ -40,10 +27,10 @@ function flag(field: string, value: unknown, fallback: boolean): boolean {
  */
 export function resolveHostSlotPoolConfig(config: HostSlotPoolConfig): ResolvedHostSlotPoolConfig {
   if (typeof config !== 'object' || config === null) throw new ConfigError(`config ${String(config)} is not an object`);
-  const sizeTokens = positiveInteger('sizeTokens', config.sizeTokens);
-  const pageSize = positiveInteger('pageSize', config.pageSize);
-  const dcpSize = positiveInteger('dcpSize', config.dcpSize ?? 1);
-  const checks = flag('checks', config.checks, true);
+  const sizeTokens = positiveIntegerField('sizeTokens', config.sizeTokens);
+  const pageSize = positiveIntegerField('pageSize', config.pageSize);
+  const dcpSize = positiveIntegerField('dcpSize', config.dcpSize ?? 1);
+  const checks = booleanField('checks', config.checks, true);
   if ((dcpSize & (dcpSize - 1)) !== 0) throw new ConfigError(`dcpSize ${dcpSize} is not a power of two`);
   if (sizeTokens > kHostSizeTokensMax) throw new ConfigError(`sizeTokens ${sizeTokens} exceeds the maximum ${kHostSizeTokensMax}`);
   if (pageSize > kHostPageSizeMax) throw new ConfigError(`pageSize ${pageSize} exceeds the maximum ${kHostPageSizeMax}`);
