@@ -45,43 +45,34 @@ export function gpuMachineContext(outcome: GpuOutcome): GpuMachineContext {
   };
 }
 
+/** What both entry kinds say of a case: its address, its rounds, and how it was timed. */
+function caseFields(c: GpuCaseRounds, timing: GpuOutcome['timing']) {
+  return { name: c.case.name, package: c.case.package, op: c.case.op, file: c.case.file, args: c.case.args, rounds: c.rounds.length, gpuTiming: timing, repsPerSlice: c.repsPerSlice };
+}
+
 function checksEntry(c: GpuCaseRounds, timing: GpuOutcome['timing']): BenchEntry {
   const rounds = c.rounds;
   return {
-    name: c.case.name,
-    package: c.case.package,
-    op: c.case.op,
-    file: c.case.file,
-    args: c.case.args,
+    ...caseFields(c, timing),
     baseline: 'checks-off',
-    rounds: rounds.length,
     variants: {
       'checks-off': variantEntry(rounds.map((r) => r.baselineNs), rounds.map((r) => r.baselineEmptyNs), false),
       'checks-on': variantEntry(rounds.map((r) => r.comparedNs), rounds.map((r) => r.comparedEmptyNs), true),
     },
     perRound: rounds.map((r) => ({ round: r.round, first: r.first as VariantId, ratio: r.ratio, cpuShareMin: Math.round(r.cpuShareMin * 1000) / 1000 })),
-    gpuTiming: timing,
-    repsPerSlice: c.repsPerSlice,
   };
 }
 
 function comparisonEntry(c: GpuCaseRounds, timing: GpuOutcome['timing']): GpuComparisonEntry {
   const rounds = c.rounds;
   return {
-    name: c.case.name,
-    package: c.case.package,
-    op: c.case.op,
-    file: c.case.file,
-    args: c.case.args,
+    ...caseFields(c, timing),
     baseline: 'cpu',
-    rounds: rounds.length,
     variants: {
       cpu: timedVariant(rounds.map((r) => r.baselineNs), rounds.map((r) => r.baselineEmptyNs), true),
       gpu: timedVariant(rounds.map((r) => r.comparedNs), rounds.map((r) => r.comparedEmptyNs), false),
     },
     perRound: rounds.map((r) => ({ round: r.round, first: r.first === 'gpu' ? 'gpu' : 'cpu', ratio: r.ratio, cpuShareMin: Math.round(r.cpuShareMin * 1000) / 1000 })),
-    gpuTiming: timing,
-    repsPerSlice: c.repsPerSlice,
   };
 }
 
