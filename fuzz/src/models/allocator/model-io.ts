@@ -58,6 +58,24 @@ export function pagesOfRow(row: readonly number[], pageSize: number): number[] {
  * @returns the pages of the blocks the slots opened (the pages consumed).
  * @throws LedgerViolation naming the position and slot that break the structure.
  */
+/**
+ * One decode step of `holdings` (a token each): the lengths after it, each row's last slot (−1
+ * for an empty row), and how many pages the step opens.
+ */
+export function decodeStepOf(holdings: readonly Holding[], pageSize: number): { seqLens: Int32Array; lastLoc: Int32Array; pagesNeeded: number } {
+  const n = holdings.length;
+  const seqLens = new Int32Array(n);
+  const lastLoc = new Int32Array(n);
+  let pagesNeeded = 0;
+  holdings.forEach((h, i) => {
+    const seq = h.row.length + 1;
+    seqLens[i] = seq;
+    lastLoc[i] = seq === 1 ? -1 : (h.row[seq - 2] as number);
+    pagesNeeded += Math.ceil(seq / pageSize) - Math.ceil((seq - 1) / pageSize);
+  });
+  return { seqLens, lastLoc, pagesNeeded };
+}
+
 export function extendRow(h: Holding, slots: Int32Array, pageSize: number, op: string): number[] {
   const newPages: number[] = [];
   const pre = h.row.length;

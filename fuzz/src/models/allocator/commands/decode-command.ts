@@ -1,6 +1,6 @@
 import { LedgerViolation } from '../../../ledger/ledger-violation.js';
 import type { AllocatorModel, AllocatorReal } from '../allocator-model-state.js';
-import { afterCommand, extendRow, mirror, scribble } from '../model-io.js';
+import { afterCommand, decodeStepOf, extendRow, mirror, scribble } from '../model-io.js';
 import type { AllocatorCommand } from './command.js';
 import { resolveBatch } from './extend-command.js';
 
@@ -16,16 +16,7 @@ export class DecodeCommand implements AllocatorCommand {
     const op = this.toString();
     const ps = m.pageSize;
     const batch = resolveBatch(m, this.picks.map((pick) => ({ pick, tokens: 1 })));
-    const n = batch.holdings.length;
-    const seqLens = new Int32Array(n);
-    const lastLoc = new Int32Array(n);
-    let pagesNeeded = 0;
-    batch.holdings.forEach((h, i) => {
-      const seq = h.row.length + 1;
-      seqLens[i] = seq;
-      lastLoc[i] = seq === 1 ? -1 : (h.row[seq - 2] as number);
-      pagesNeeded += Math.ceil(seq / ps) - Math.ceil((seq - 1) / ps);
-    });
+    const { seqLens, lastLoc, pagesNeeded } = decodeStepOf(batch.holdings, ps);
     const out = mirror(r, op, (a) => a.allocDecode({ seqLens, lastLoc }));
     scribble(seqLens, lastLoc);
     if (out === null) {
@@ -33,7 +24,7 @@ export class DecodeCommand implements AllocatorCommand {
         throw new LedgerViolation('capacity', `${op} returned null with ${m.ledger.freePageCount} pages free, ${pagesNeeded} needed`);
       }
     } else {
-      if (out.length !== n) throw new LedgerViolation('output-length', `${op} returned ${out.length} slots for ${n} requests`);
+      if (out.length !== seqLens.length) throw new LedgerViolation('output-length', `${op} returned ${out.length} slots for ${seqLens.length} requests`);
       batch.holdings.forEach((h, i) => {
         m.ledger.acquire(h.id, extendRow(h, out.subarray(i, i + 1), ps, op), op);
         if (batch.isNew[i]) m.live.push(h);

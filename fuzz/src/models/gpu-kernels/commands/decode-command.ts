@@ -1,5 +1,5 @@
 import { LedgerViolation } from '../../../ledger/ledger-violation.js';
-import { extendRow, scribble } from '../../allocator/model-io.js';
+import { decodeStepOf, extendRow, scribble } from '../../allocator/model-io.js';
 import { afterGpuCommand, freeListOf, resolveRequests } from '../gpu-model-io.js';
 import type { GpuKernelsModel, GpuKernelsReal } from '../gpu-model-state.js';
 import { expectSamePlan } from '../lockstep-check.js';
@@ -21,16 +21,7 @@ export class GpuDecodeCommand implements GpuKernelsCommand {
     const op = this.toString();
     const ps = m.pageSize;
     const batch = resolveRequests(m, this.picks.map((pick) => ({ pick, tokens: 1 })));
-    const n = batch.holdings.length;
-    const seqLens = new Int32Array(n);
-    const lastLoc = new Int32Array(n);
-    let pagesNeeded = 0;
-    batch.holdings.forEach((h, i) => {
-      const seq = h.row.length + 1;
-      seqLens[i] = seq;
-      lastLoc[i] = seq === 1 ? -1 : (h.row[seq - 2] as number);
-      pagesNeeded += Math.ceil(seq / ps) - Math.ceil((seq - 1) / ps);
-    });
+    const { seqLens, lastLoc, pagesNeeded } = decodeStepOf(batch.holdings, ps);
     const freePages = freeListOf(r);
     const availBefore = r.allocator.availableSize();
     const cpuSlots = r.allocator.allocDecode({ seqLens, lastLoc });
@@ -38,7 +29,7 @@ export class GpuDecodeCommand implements GpuKernelsCommand {
     scribble(seqLens, lastLoc, freePages);
     const gpu = await pending;
     const cpuPageCount = (availBefore - r.allocator.availableSize()) / ps;
-    expectSamePlan(op, 'planDecode', { slots: cpuSlots, pageCount: cpuPageCount }, gpu, new Int32Array(n).fill(1));
+    expectSamePlan(op, 'planDecode', { slots: cpuSlots, pageCount: cpuPageCount }, gpu, new Int32Array(seqLens.length).fill(1));
     if (gpu === null) {
       if (pagesNeeded <= m.ledger.freePageCount) {
         throw new LedgerViolation('capacity', `${op} returned null with ${m.ledger.freePageCount} pages free, ${pagesNeeded} needed`);
