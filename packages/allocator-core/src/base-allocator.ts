@@ -13,6 +13,7 @@ import { assert } from './internal/assert.js';
 import { FreeList } from './internal/free-list.js';
 import { countDecodePages, planDecodeInto } from './plan-decode.js';
 import { countExtendPages, countExtendTokens, planExtendInto } from './plan-extend.js';
+import { planDecodeChecked, planExtendChecked } from './internal/checked-plans.js';
 import type {
   AllocatorConfig,
   DecodeBatch,
@@ -153,16 +154,21 @@ export abstract class BaseAllocator implements PageAllocator {
    * The new slots of an extend batch, request after request (see `planExtendInto`).
    *
    * @throws ArgumentError when arrays differ in length, a length is not a non-negative integer, or `seq < prefix`.
-   * @throws LastLocError (checks on) when a `lastLoc` does not fit its prefix or lies in a page that is not held.
+   * @throws LastLocError (checks on) when a `lastLoc` does not fit its prefix (`(lastLoc + 1) % pageSize`, −1 for an empty one).
    * @throws DoubleAllocError (checks on) when a page about to be handed out is already held.
    */
   allocExtend(batch: ExtendBatch): Int32Array | null {
     const extendTokens = this.validateExtend(batch);
     const batchSize = batch.prefixLens.length;
     if (batchSize === 0) return new Int32Array(0);
+    // The lastLoc check rides the plan pass (planExtend); a merge or a null answer comes first, so there it runs on its own.
+    if (this.checks && this.stagedCount > 0) this.verifyLastLocs(batch.prefixLens, batch.lastLoc, 0, 'prefix');
     this.mergeBeforeExtend(extendTokens, batchSize);
     const pageCount = this.countExtendPages(batch);
-    if (pageCount > this.freeList.count) return null;
+    if (pageCount > this.freeList.count) {
+      if (this.checks) this.verifyLastLocs(batch.prefixLens, batch.lastLoc, 0, 'prefix');
+      return null;
+    }
     const out = new Int32Array(extendTokens);
     this.planExtend(batch, out);
     this.handOut(pageCount);
@@ -173,16 +179,21 @@ export abstract class BaseAllocator implements PageAllocator {
    * One new slot per request (see `planDecodeInto`).
    *
    * @throws ArgumentError when arrays differ in length or a length is not an integer ≥ 1.
-   * @throws LastLocError (checks on) when a `lastLoc` does not fit its length or lies in a page that is not held.
+   * @throws LastLocError (checks on) when a `lastLoc` does not fit `seq − 1` (`(lastLoc + 1) % pageSize`, −1 for an empty row).
    * @throws DoubleAllocError (checks on) when a page about to be handed out is already held.
    */
   allocDecode(batch: DecodeBatch): Int32Array | null {
     this.validateDecode(batch);
     const batchSize = batch.seqLens.length;
     if (batchSize === 0) return new Int32Array(0);
+    // As in allocExtend: the lastLoc check rides planDecode unless a merge or a null answer comes first.
+    if (this.checks && this.stagedCount > 0) this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
     this.mergeBeforeDecode(batchSize);
     const pageCount = this.countDecodePages(batch);
-    if (pageCount > this.freeList.count) return null;
+    if (pageCount > this.freeList.count) {
+      if (this.checks) this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
+      return null;
+    }
     const out = new Int32Array(batchSize);
     this.planDecode(batch, out);
     this.handOut(pageCount);
@@ -392,12 +403,42 @@ export abstract class BaseAllocator implements PageAllocator {
     return countDecodePages(batch.seqLens, this.pageSize);
   }
 
+  /** The extend layout into `out`; with checks on, refuses a batch whose lastLoc does not fit (nothing changed yet). */
   protected planExtend(batch: ExtendBatch, out: Int32Array): void {
-    planExtendInto(batch, this.pageSize, this.freeList.buf, this.freeList.head, out);
+    const { buf, head } = this.freeList;
+    if (this.checks && this.pageShift >= 0) {
+      if (planExtendChecked(batch, this.pageSize, buf, head, out) !== 0) {
+        this.verifyLastLocs(batch.prefixLens, batch.lastLoc, 0, 'prefix');
+      }
+      return;
+    }
+    if (this.checks) this.verifyLastLocs(batch.prefixLens, batch.lastLoc, 0, 'prefix');
+    planExtendInto(batch, this.pageSize, buf, head, out);
   }
 
+  /** The decode layout into `out`; with checks on, refuses a batch whose lastLoc does not fit (nothing changed yet). */
   protected planDecode(batch: DecodeBatch, out: Int32Array): void {
-    planDecodeInto(batch, this.pageSize, this.freeList.buf, this.freeList.head, out);
+    const { buf, head } = this.freeList;
+    if (this.checks && this.pageShift >= 0) {
+      if (planDecodeChecked(batch, this.pageSize, buf, head, out) !== 0) {
+        this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
+      }
+      return;
+    }
+    if (this.checks) this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
+    planDecodeInto(batch, this.pageSize, buf, head, out);
+  }
+
+  /**
+   * Checks on, the lastLoc check as a pass of its own: request `i` holds `lengths[i] − lengthOffset`
+   * tokens (prefix, or seq − 1 for decode). Throws `LastLocError` for the first request that does not fit.
+   */
+  protected verifyLastLocs(lengths: ArrayLike<number>, lastLoc: ArrayLike<number>, lengthOffset: number, heldName: string): void {
+    for (let i = 0; i < lengths.length; i++) {
+      const held = (lengths[i] as number) - lengthOffset;
+      const last = lastLoc[i] as number;
+      if (!this.lastLocFits(held, last)) this.refuseLastLoc(i, held, last, heldName);
+    }
   }
 
   /** Checks that hold whether or not checks are on: aligned starts, each segment after the previous one's last page. */
@@ -719,8 +760,6 @@ export abstract class BaseAllocator implements PageAllocator {
     if (seqLens.length !== n || lastLoc.length !== n) {
       throw new ArgumentError(`extend batch arrays differ in length: prefixLens ${n}, seqLens ${seqLens.length}, lastLoc ${lastLoc.length}`);
     }
-    // The lastLoc check shares the validation pass: one read of each array per request.
-    const checks = this.checks;
     for (let i = 0; i < n; i++) {
       const pre = prefixLens[i] as number;
       const seq = seqLens[i] as number;
@@ -728,8 +767,7 @@ export abstract class BaseAllocator implements PageAllocator {
       if (!Number.isInteger(pre) || pre < 0) throw new ArgumentError(`request ${i}: prefixLens ${String(pre)} is not a non-negative integer`);
       if (!Number.isInteger(seq) || seq < 0) throw new ArgumentError(`request ${i}: seqLens ${String(seq)} is not a non-negative integer`);
       if (seq < pre) throw new ArgumentError(`request ${i}: seqLens ${seq} < prefixLens ${pre}`);
-      if (!Number.isInteger(last)) throw new ArgumentError(`request ${i}: lastLoc ${String(last)} is not an integer`);
-      if (checks && !this.lastLocFits(pre, last)) this.refuseLastLoc(i, pre, last, 'prefix');
+      if ((last | 0) !== last) throw new ArgumentError(`request ${i}: lastLoc ${String(last)} is not a 32-bit integer`);
     }
     return countExtendTokens(prefixLens, seqLens);
   }
@@ -738,48 +776,31 @@ export abstract class BaseAllocator implements PageAllocator {
     const { seqLens, lastLoc } = batch;
     const n = seqLens.length;
     if (lastLoc.length !== n) throw new ArgumentError(`decode batch arrays differ in length: seqLens ${n}, lastLoc ${lastLoc.length}`);
-    const checks = this.checks;
     for (let i = 0; i < n; i++) {
       const seq = seqLens[i] as number;
       const last = lastLoc[i] as number;
       if (!Number.isInteger(seq) || seq < 1) throw new ArgumentError(`request ${i}: seqLens ${String(seq)} is not an integer >= 1`);
-      if (!Number.isInteger(last)) throw new ArgumentError(`request ${i}: lastLoc ${String(last)} is not an integer`);
-      if (checks && !this.lastLocFits(seq - 1, last)) this.refuseLastLoc(i, seq - 1, last, 'seqLens - 1');
+      if ((last | 0) !== last) throw new ArgumentError(`request ${i}: lastLoc ${String(last)} is not a 32-bit integer`);
     }
   }
 
   /**
-   * `lastLoc` is the slot of row position `held - 1`: −1 for an empty row, else a slot of a held
-   * page with `(lastLoc + 1) % pageSize == held % pageSize`. A slot outside the pool reads an
-   * `undefined` tag and fails the held test.
+   * `lastLoc` is the slot of row position `held - 1`: −1 for an empty row, else a slot with
+   * `(lastLoc + 1) % pageSize == held % pageSize` (the contract's rule; whether its page is held
+   * is the ledger's to check, see `internal/checked-plans.ts`).
    */
   protected lastLocFits(held: number, lastLoc: number): boolean {
     if (held === 0) return lastLoc === -1;
-    if (!(lastLoc >= 0 && lastLoc < this.slotEnd)) return false;
-    const shift = this.pageShift;
-    const t = this.tag[shift >= 0 ? lastLoc >>> shift : Math.floor(lastLoc / this.pageSize)] as number;
-    if ((t & kStateMask) !== kPageHeld) return false;
-    // `& pageMask` keeps the low bits of any integer below 2^53 (ToInt32 wraps by 2^32, a multiple of the page).
-    return shift >= 0 ? ((lastLoc + 1 - held) & this.pageMask) === 0 : (lastLoc + 1 - held) % this.pageSize === 0;
+    return (lastLoc + 1 - held) % this.pageSize === 0;
   }
 
   /** Slow path of {@link lastLocFits}: throws `LastLocError` saying what is wrong. */
   protected refuseLastLoc(request: number, held: number, lastLoc: number, heldName: string): never {
     const ps = this.pageSize;
     if (held === 0) throw new LastLocError(`request ${request}: lastLoc ${lastLoc} must be -1 when ${heldName} is 0`);
-    if (lastLoc < 0 || lastLoc >= this.slotEnd) {
-      throw new LastLocError(`request ${request}: lastLoc ${lastLoc} is outside [0, ${this.slotEnd}) for ${heldName} ${held}`);
-    }
-    if ((lastLoc + 1) % ps !== held % ps) {
-      throw new LastLocError(
-        `request ${request}: lastLoc ${lastLoc} does not fit ${heldName} ${held}: (lastLoc + 1) % ${ps} = ${(lastLoc + 1) % ps}, ${heldName} % ${ps} = ${held % ps}`,
-      );
-    }
-    const page = Math.floor(lastLoc / ps);
-    if (this.stateOf(page) !== kPageHeld) {
-      throw new LastLocError(`request ${request}: lastLoc ${lastLoc} lies in page ${page}, which is not allocated`);
-    }
-    assert(false, `request ${request}: lastLoc ${lastLoc} for ${heldName} ${held} was refused but fits`);
+    const lastMod = (((lastLoc + 1) % ps) + ps) % ps;
+    assert(lastMod !== held % ps, `request ${request}: lastLoc ${lastLoc} for ${heldName} ${held} was refused but fits`);
+    throw new LastLocError(`request ${request}: lastLoc ${lastLoc} does not fit ${heldName} ${held}: (lastLoc + 1) % ${ps} = ${lastMod}, ${heldName} % ${ps} = ${held % ps}`);
   }
 
   /** The next call's stamp; at the limit every stamp is cleared (states kept). */

@@ -116,12 +116,6 @@ export class TokenAllocator extends BaseAllocator {
     this.fillPages(out, pageCount);
   }
 
-  protected override lastLocFits(held: number, lastLoc: number): boolean {
-    if (held === 0) return lastLoc === -1;
-    const t = this.tag[lastLoc];
-    return t !== undefined && t >= 0 && t < this.freeList.frontSerial();
-  }
-
   protected override collectFreeChecked(indices: ArrayLike<number>, n: number): number {
     if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
     if (this.groupOpen || this.needSort) return this.collectFreeStamped(indices, n);

@@ -1,0 +1,95 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { LastLocError } from './errors.js';
+import { planDecodeChecked, planExtendChecked } from './internal/checked-plans.js';
+import { PagedAllocator } from './paged-allocator.js';
+import { planDecodeInto } from './plan-decode.js';
+import { planExtendInto } from './plan-extend.js';
+import { expectRejected } from './test-support/expect-rejected.js';
+
+/** The contract's lastLoc rule, written out plainly: −1 for an empty row, else lastLoc + 1 ≡ held (mod page). */
+function fits(held: number, lastLoc: number, pageSize: number): boolean {
+  if (held === 0) return lastLoc === -1;
+  return (((lastLoc + 1 - held) % pageSize) + pageSize) % pageSize === 0;
+}
+
+const kPageSize = fc.integer({ min: 0, max: 9 }).map((k) => 2 ** k);
+/** lastLoc near the rule's edges (−1, page ends, off by one) as well as anywhere in int32. */
+const kLastLoc = fc.oneof(fc.constantFrom(-2, -1, 0, 1), fc.integer({ min: -3, max: 2000 }), fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }));
+/** Lengths with the empty row (0 held tokens) drawn often: it has a rule of its own. */
+const kHeld = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 3000 }));
+const kFreePages = Int32Array.from({ length: 4096 }, (_, i) => i + 1);
+
+/**
+ * The branch-free check the planners carry against the rule: it passes exactly when every
+ * request fits, and then the layout is the unchecked planner's.
+ */
+describe('allocator-core:lastloc,fused-check', () => {
+  test.prop([kPageSize, fc.array(fc.tuple(kHeld.map((held) => held + 1), kLastLoc, fc.boolean()), { minLength: 1, maxLength: 40 })], { numRuns: 500 })(
+    'decode: miss == 0 exactly when every lastLoc fits seq − 1',
+    (pageSize, drawn) => {
+      // Half the requests take a fitting lastLoc so that whole batches pass too.
+      const seqLens = Int32Array.from(drawn, ([seq]) => seq);
+      const lastLoc = Int32Array.from(drawn, ([seq, last, fit]) => (fit ? (seq === 1 ? -1 : pageSize * 3 + ((seq - 2) % pageSize)) : last));
+      const batch = { seqLens, lastLoc };
+      const out = new Int32Array(seqLens.length);
+      const miss = planDecodeChecked(batch, pageSize, kFreePages, 0, out);
+      const expected = drawn.every((_, i) => fits((seqLens[i] as number) - 1, lastLoc[i] as number, pageSize));
+      expect(miss === 0).toBe(expected);
+      if (expected) {
+        const plain = new Int32Array(seqLens.length);
+        planDecodeInto(batch, pageSize, kFreePages, 0, plain);
+        expect(Array.from(out)).toEqual(Array.from(plain));
+      }
+    },
+  );
+
+  test.prop([kPageSize, fc.array(fc.tuple(kHeld, fc.integer({ min: 0, max: 40 }), kLastLoc, fc.boolean()), { minLength: 1, maxLength: 40 })], {
+    numRuns: 500,
+  })('extend: miss == 0 exactly when every lastLoc fits its prefix', (pageSize, drawn) => {
+    const prefixLens = Int32Array.from(drawn, ([pre]) => pre);
+    const seqLens = Int32Array.from(drawn, ([pre, extend]) => pre + extend);
+    const lastLoc = Int32Array.from(drawn, ([pre, , last, fit]) => (fit ? (pre === 0 ? -1 : pageSize * 3 + ((pre - 1) % pageSize)) : last));
+    const batch = { prefixLens, seqLens, lastLoc };
+    const tokens = drawn.reduce((sum, [, extend]) => sum + extend, 0);
+    const out = new Int32Array(tokens);
+    const miss = planExtendChecked(batch, pageSize, kFreePages, 0, out);
+    const expected = drawn.every((_, i) => fits(prefixLens[i] as number, lastLoc[i] as number, pageSize));
+    expect(miss === 0).toBe(expected);
+    if (expected) {
+      const plain = new Int32Array(tokens);
+      planExtendInto(batch, pageSize, kFreePages, 0, plain);
+      expect(Array.from(out)).toEqual(Array.from(plain));
+    }
+  });
+});
+
+/** The paths where the check cannot ride the planner: a null answer, a merge of staged pages, a page that is not a power of two. */
+describe('allocator-core:lastloc,own-pass', () => {
+  it('a short pool still refuses a bad lastLoc rather than answering null', () => {
+    const allocator = new PagedAllocator({ sizeTokens: 16, kernelPageSize: 4, checks: true });
+    const row = allocator.alloc(8) as Int32Array; // pages 1, 2
+    expect(allocator.allocExtend({ prefixLens: [8], seqLens: [40], lastLoc: [row[7] as number] })).toBeNull();
+    expectRejected(allocator, () => allocator.allocExtend({ prefixLens: [8], seqLens: [40], lastLoc: [row[6] as number] }), LastLocError, ['lastLoc 10', 'prefix 8']);
+    expect(allocator.allocDecode({ seqLens: [9, 9, 9], lastLoc: [11, 11, 11] })).toBeNull();
+    expectRejected(allocator, () => allocator.allocDecode({ seqLens: [9, 9, 9], lastLoc: [11, 11, 10] }), LastLocError, ['request 2', 'lastLoc 10']);
+  });
+
+  it('under needSort, a bad lastLoc is refused before staged pages are merged (the free list order is kept)', () => {
+    const allocator = new PagedAllocator({ sizeTokens: 16, kernelPageSize: 4, needSort: true, checks: true });
+    const row = allocator.alloc(16) as Int32Array; // every page
+    allocator.free(row.subarray(8)); // pages 3, 4 staged
+    expectRejected(allocator, () => allocator.allocDecode({ seqLens: [9], lastLoc: [6] }), LastLocError, ['lastLoc 6']);
+    expectRejected(allocator, () => allocator.allocExtend({ prefixLens: [8], seqLens: [9], lastLoc: [6] }), LastLocError, ['lastLoc 6']);
+    expect(Array.from(allocator.allocDecode({ seqLens: [9], lastLoc: [7] }) ?? [])).toEqual([12]);
+  });
+
+  it('page 3 (not a power of two) checks in its own pass: 5 fits prefix 3 after page 1, 4 does not', () => {
+    const allocator = new PagedAllocator({ sizeTokens: 30, kernelPageSize: 3, checks: true });
+    allocator.alloc(3); // page 1: slots 3, 4, 5
+    expectRejected(allocator, () => allocator.allocExtend({ prefixLens: [3], seqLens: [4], lastLoc: [4] }), LastLocError, ['lastLoc 4', 'prefix 3']);
+    expectRejected(allocator, () => allocator.allocDecode({ seqLens: [3], lastLoc: [5] }), LastLocError, ['lastLoc 5', 'seqLens - 1 2']);
+    expect(Array.from(allocator.allocDecode({ seqLens: [3], lastLoc: [4] }) ?? [])).toEqual([5]);
+    expect(allocator.allocExtend({ prefixLens: [3], seqLens: [4], lastLoc: [5] })).toHaveLength(1);
+  });
+});
