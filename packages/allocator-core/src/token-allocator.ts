@@ -140,6 +140,60 @@ export class TokenAllocator extends BaseAllocator {
     return k;
   }
 
+  /**
+   * Checks on, outside a group and without needSort, a segment free checks each page and writes it
+   * straight to the back of the free list, numbered for its place there: one tag read and write
+   * and one list write a page, where collecting into scratch and appending from it copied every
+   * page twice (the unchecked free's two copies cost the same as this whole pass).
+   */
+  override freeSegments(segments: readonly FreeSegment[]): void {
+    if (this.groupOpen || this.needSort) {
+      super.freeSegments(segments);
+      return;
+    }
+    this.validateSegments(segments);
+    if (!this.checks) {
+      // The same single copy without the checks: each segment's slots are its pages.
+      for (const { indices } of segments) this.freeList.append(indices, 0, indices.length);
+      return;
+    }
+    let total = 0;
+    for (const { indices } of segments) total += indices.length;
+    // More slots than held pages: some page is not held or is named twice; the general path says which.
+    if (total > this.numPages - this.freeList.count) {
+      super.freeSegments(segments);
+      return;
+    }
+    const { tag, freeList } = this;
+    const tail = freeList.reserveBack(total);
+    const buf = freeList.buf;
+    const front = freeList.frontSerial();
+    const back = front + freeList.count;
+    let k = 0;
+    let refused = false;
+    for (const { indices } of segments) {
+      const n = indices.length;
+      if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
+      for (let i = 0; i < n; i++) {
+        const page = indices[i] as number;
+        const t = tag[page] as number;
+        if (!(t >= 0 && t < front)) {
+          refused = true;
+          break;
+        }
+        tag[page] = back + k;
+        buf[tail + k++] = page;
+      }
+      if (refused) break;
+    }
+    if (refused) {
+      for (let i = 0; i < k; i++) tag[buf[tail + i] as number] = kTagHeld;
+      this.refuseSegments(segments);
+    }
+    freeList.commitBack(k);
+    this.renumberNearLimit();
+  }
+
   protected override collectSegmentPagesChecked(segments: readonly FreeSegment[]): void {
     const { tag, scratch } = this;
     const front = this.freeList.frontSerial();

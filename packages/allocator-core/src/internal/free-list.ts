@@ -64,14 +64,28 @@ export class FreeList {
   }
 
   /** `src[start, start + n)` goes to the back, keeping its order. */
-  append(src: Int32Array, start: number, n: number): void {
+  append(src: ArrayLike<number>, start: number, n: number): void {
+    const tail = this.reserveBack(n);
+    for (let i = 0; i < n; i++) this.buf[tail + i] = src[start + i] as number;
+    this.count += n;
+  }
+
+  /**
+   * Makes room for `n` entries after the back and returns where they go (`buf[tail + i]`, serial
+   * `serialBase + tail + i`, unchanged by the move); they join the list at {@link commitBack}.
+   * The caller keeps `count + n <= capacity`.
+   */
+  reserveBack(n: number): number {
     if (this.head + this.count + n > this.buf.length) {
       this.buf.copyWithin(0, this.head, this.head + this.count);
       this.serialBase += this.head;
       this.head = 0;
     }
-    const tail = this.head + this.count;
-    for (let i = 0; i < n; i++) this.buf[tail + i] = src[start + i] as number;
+    return this.head + this.count;
+  }
+
+  /** The `n` entries written after the back (see {@link reserveBack}) join the list. */
+  commitBack(n: number): void {
     this.count += n;
   }
 
