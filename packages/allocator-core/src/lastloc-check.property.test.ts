@@ -1,9 +1,10 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { LastLocError } from './errors.js';
-import { planDecodeChecked, planExtendChecked } from './internal/checked-plans.js';
+import { createAllocator } from './create-allocator.js';
+import { planExtendChecked } from './internal/checked-plans.js';
 import { PagedAllocator } from './paged-allocator.js';
-import { planDecodeInto } from './plan-decode.js';
+import { planDecode } from './plan-decode.js';
 import { planExtendInto } from './plan-extend.js';
 import { expectRejected } from './test-support/expect-rejected.js';
 
@@ -21,26 +22,27 @@ const kHeld = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 3000 }));
 const kFreePages = Int32Array.from({ length: 4096 }, (_, i) => i + 1);
 
 /**
- * The branch-free check the planners carry against the rule: it passes exactly when every
+ * The branch-free check against the rule, written out plainly: a batch passes exactly when every
  * request fits, and then the layout is the unchecked planner's.
  */
 describe('allocator-core:lastloc,fused-check', () => {
-  test.prop([kPageSize, fc.array(fc.tuple(kHeld.map((held) => held + 1), kLastLoc, fc.boolean()), { minLength: 1, maxLength: 40 })], { numRuns: 500 })(
-    'decode: miss == 0 exactly when every lastLoc fits seq − 1',
+  // Decode splits the rule: the planner checks the modulo, validation the empty row. So the
+  // property runs through allocDecode, against the unchecked planner's layout.
+  test.prop([kPageSize, fc.array(fc.tuple(kHeld.map((held) => held + 1), kLastLoc, fc.boolean()), { minLength: 1, maxLength: 40 })], { numRuns: 300 })(
+    'decode: allocDecode refuses exactly when some lastLoc does not fit seq − 1, else lays out as the planner',
     (pageSize, drawn) => {
       // Half the requests take a fitting lastLoc so that whole batches pass too.
       const seqLens = Int32Array.from(drawn, ([seq]) => seq);
       const lastLoc = Int32Array.from(drawn, ([seq, last, fit]) => (fit ? (seq === 1 ? -1 : pageSize * 3 + ((seq - 2) % pageSize)) : last));
       const batch = { seqLens, lastLoc };
-      const out = new Int32Array(seqLens.length);
-      const miss = planDecodeChecked(batch, pageSize, kFreePages, 0, out);
+      const allocator = createAllocator({ sizeTokens: 64 * pageSize, kernelPageSize: pageSize, checks: true });
       const expected = drawn.every((_, i) => fits((seqLens[i] as number) - 1, lastLoc[i] as number, pageSize));
-      expect(miss === 0).toBe(expected);
-      if (expected) {
-        const plain = new Int32Array(seqLens.length);
-        planDecodeInto(batch, pageSize, kFreePages, 0, plain);
-        expect(Array.from(out)).toEqual(Array.from(plain));
+      if (!expected) {
+        expectRejected(allocator, () => allocator.allocDecode(batch), LastLocError, ['lastLoc']);
+        return;
       }
+      const plain = planDecode(batch, pageSize, allocator.inspect().free);
+      expect(Array.from(allocator.allocDecode(batch) ?? [])).toEqual(Array.from(plain?.slots ?? []));
     },
   );
 
