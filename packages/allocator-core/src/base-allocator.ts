@@ -33,8 +33,6 @@ export const kPageReserved = 3;
 
 /** The low two bits of a page's tag hold its state; the rest, the stamp of the last call that met it. */
 const kStateBits = 2;
-/** How far a stamp is shifted in its tag word (below it, the state bits). */
-export const kStampShift = kStateBits;
 const kStateMask = (1 << kStateBits) - 1;
 /** Stamps stay below 2^29 so that `stamp << 2 | state` is a non-negative int32. */
 const kStampMax = (1 << (31 - kStateBits)) - 1;
@@ -817,7 +815,7 @@ export abstract class BaseAllocator implements PageAllocator {
   }
 
   /** The next call's stamp; at the limit every stamp is cleared (states kept). */
-  protected nextStamp(): number {
+  private nextStamp(): number {
     if (this.stamp === kStampMax) {
       for (let page = 0; page <= this.numPages; page++) this.tag[page] = (this.tag[page] as number) & kStateMask;
       this.stamp = 0;

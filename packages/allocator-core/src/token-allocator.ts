@@ -1,4 +1,4 @@
-import { BaseAllocator, kPageFree, kPageHeld, kPageQueued, kPageReserved, kStampShift } from './base-allocator.js';
+import { BaseAllocator, kPageFree, kPageHeld, kPageQueued, kPageReserved } from './base-allocator.js';
 import { ConfigError, StateError } from './errors.js';
 import { assert } from './internal/assert.js';
 import type { AllocatorConfig, FreeSegment } from './types.js';
@@ -114,55 +114,6 @@ export class TokenAllocator extends BaseAllocator {
 
   protected override fillPagesChecked(out: Int32Array, pageCount: number): void {
     this.fillPages(out, pageCount);
-  }
-
-  /**
-   * Outside a group and without needSort, a plain free writes its distinct pages straight to the
-   * back of the free list — checked: refused unless held, numbered for their place there; unchecked:
-   * deduplicated by stamp — instead of collecting them into scratch and appending a copy.
-   */
-  override free(indices: ArrayLike<number>): void {
-    const n = indices.length;
-    // More slots than there is room behind the list (only with repeats): the general path.
-    if (this.groupOpen || this.needSort || n > this.numPages - this.freeList.count) {
-      super.free(indices);
-      return;
-    }
-    if (n === 0) return;
-    const { tag, freeList } = this;
-    const tail = freeList.reserveBack(n);
-    const buf = freeList.buf;
-    let k = 0;
-    if (!this.checks) {
-      const met = this.nextStamp() << kStampShift;
-      for (let i = 0; i < n; i++) {
-        const page = indices[i] as number;
-        if (tag[page] === met) continue;
-        tag[page] = met;
-        buf[tail + k++] = page;
-      }
-      freeList.commitBack(k);
-      return;
-    }
-    if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
-    const front = freeList.frontSerial();
-    // The k-th distinct page goes in at serial `back + k`; a tag at or past `back` was met in this call.
-    const back = front + freeList.count;
-    let i = 0;
-    for (; i < n; i++) {
-      const page = indices[i] as number;
-      const t = tag[page] as number;
-      if (t >= back) continue;
-      if (!(t >= 0 && t < front)) break;
-      tag[page] = back + k;
-      buf[tail + k++] = page;
-    }
-    if (i < n) {
-      for (let j = 0; j < k; j++) tag[buf[tail + j] as number] = kTagHeld;
-      this.throwFreeError(indices, n);
-    }
-    freeList.commitBack(k);
-    this.renumberNearLimit();
   }
 
   protected override collectFreeChecked(indices: ArrayLike<number>, n: number): number {
