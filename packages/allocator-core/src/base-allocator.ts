@@ -779,21 +779,12 @@ export abstract class BaseAllocator implements PageAllocator {
     for (let i = 0; i < n; i++) {
       const seq = seqLens[i] as number;
       const last = lastLoc[i] as number;
-      // One compare either way; the rare short row (and the bad length) is taken off the loop.
-      if (!Number.isInteger(seq) || seq < 2) this.validateShortRow(i, seq, last);
+      if (!Number.isInteger(seq) || seq < 1) throw new ArgumentError(`request ${i}: seqLens ${String(seq)} is not an integer >= 1`);
       if ((last | 0) !== last) throw new ArgumentError(`request ${i}: lastLoc ${String(last)} is not a 32-bit integer`);
     }
   }
 
-  /**
-   * A decode request with `seq < 2` or not an integer: `seq` must be an integer ≥ 1, and with checks
-   * on an empty row (`seq` 1) takes lastLoc −1 — the part of the lastLoc rule the decode planner
-   * leaves out (see `planDecodeChecked`).
-   */
-  private validateShortRow(request: number, seq: number, lastLoc: number): void {
-    if (!Number.isInteger(seq) || seq < 1) throw new ArgumentError(`request ${request}: seqLens ${String(seq)} is not an integer >= 1`);
-    if (this.checks && lastLoc !== -1) this.refuseLastLoc(request, 0, lastLoc, 'seqLens - 1');
-  }
+
 
   /**
    * `lastLoc` is the slot of row position `held - 1`: −1 for an empty row, else a slot with

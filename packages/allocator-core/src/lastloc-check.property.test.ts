@@ -26,8 +26,8 @@ const kFreePages = Int32Array.from({ length: 4096 }, (_, i) => i + 1);
  * request fits, and then the layout is the unchecked planner's.
  */
 describe('allocator-core:lastloc,fused-check', () => {
-  // Decode splits the rule: the planner checks the modulo, validation the empty row. So the
-  // property runs through allocDecode, against the unchecked planner's layout.
+  // Decode runs through allocDecode (the planner, and the own pass where it cannot ride one),
+  // against the unchecked planner's layout.
   test.prop([kPageSize, fc.array(fc.tuple(kHeld.map((held) => held + 1), kLastLoc, fc.boolean()), { minLength: 1, maxLength: 40 })], { numRuns: 300 })(
     'decode: allocDecode refuses exactly when some lastLoc does not fit seq − 1, else lays out as the planner',
     (pageSize, drawn) => {
