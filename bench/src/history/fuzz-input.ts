@@ -56,11 +56,21 @@ export function fuzzPart(input: InputDocument): HistoryFuzz {
       failed: f.boolean(t['failed'], `${path}.failed`),
     };
   });
-  f.unique(targets, 'targets', (t) => t.target, 'target');
+  return fuzzRun(f, d, '', targets);
+}
+
+/**
+ * A campaign's seed, workers and time around its per-target rows (each target once), read at
+ * `prefix`: `''` in a `fuzz-campaign/1` document, `'fuzz.'` in a stored history record.
+ *
+ * @throws HistoryInputError naming the first bad field.
+ */
+export function fuzzRun(f: JsonFields, d: Readonly<Record<string, unknown>>, prefix: string, targets: HistoryFuzzTarget[]): HistoryFuzz {
+  f.unique(targets, `${prefix}targets`, (t) => t.target, 'target');
   return {
-    seed: f.number(d['seed'], 'seed', 'integer'),
-    workers: f.number(d['workers'], 'workers', 'non-negative integer'),
-    timeSeconds: f.number(d['timeSeconds'], 'timeSeconds', 'positive'),
+    seed: f.number(d['seed'], `${prefix}seed`, 'integer'),
+    workers: f.number(d['workers'], `${prefix}workers`, 'non-negative integer'),
+    timeSeconds: f.number(d['timeSeconds'], `${prefix}timeSeconds`, 'positive'),
     targets,
   };
 }

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { readRatios } from './bench-input.js';
-import { readFuzzTarget } from './fuzz-input.js';
+import { fuzzRun, readFuzzTarget } from './fuzz-input.js';
 import type { JsonFields } from './json-fields.js';
 import { readMutants } from './kill-table-input.js';
 import { kHistorySchema, type CommitInfo, type HistoryFuzz, type HistoryKillTable, type HistoryRecord } from './types.js';
@@ -30,13 +30,7 @@ function readFuzz(f: JsonFields, value: unknown): HistoryFuzz | null {
   if (value === null) return null;
   const z = f.object(value, 'fuzz');
   const targets = f.array(z['targets'], 'fuzz.targets', true).map((t, i) => readFuzzTarget(f, t, `fuzz.targets[${i}]`));
-  f.unique(targets, 'fuzz.targets', (t) => t.target, 'target');
-  return {
-    seed: f.number(z['seed'], 'fuzz.seed', 'integer'),
-    workers: f.number(z['workers'], 'fuzz.workers', 'non-negative integer'),
-    timeSeconds: f.number(z['timeSeconds'], 'fuzz.timeSeconds', 'positive'),
-    targets,
-  };
+  return fuzzRun(f, z, 'fuzz.', targets);
 }
 
 function readKillTable(f: JsonFields, value: unknown): HistoryKillTable | null {
