@@ -784,8 +784,6 @@ export abstract class BaseAllocator implements PageAllocator {
     }
   }
 
-
-
   /**
    * `lastLoc` is the slot of row position `held - 1`: −1 for an empty row, else a slot with
    * `(lastLoc + 1) % pageSize == held % pageSize` (the contract's rule; whether its page is held
