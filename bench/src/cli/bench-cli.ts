@@ -16,6 +16,7 @@ import { runGpuRounds, type GpuOutcome, type GpuRunOptions } from '../gpu-kernel
 import { allCases, matchesFilter, type BenchCase } from '../harness/bench-files.js';
 import { kFullSettings, kQuickSettings, type RunSettings } from '../harness/measure-settings.js';
 import { detectPinning, type Pinning } from '../harness/pinning.js';
+import { bundleChildren } from '../harness/child-bundles.js';
 import { kBenchDir, startChild } from '../harness/spawn-child.js';
 import type { ChildPort, ChildStart } from '../harness/child-protocol.js';
 import { buildReport, machineContext, type BenchReport } from '../report/bench-report.js';
@@ -61,6 +62,11 @@ Options:
   --resamples N       bootstrap resamples (default ${kResamplesDefault})
   --cpu N             pin every child to core N with taskset (default ${kCpuDefault})
   --no-pin            do not pin
+  --isolation case|file
+                      what one pair of children holds (default case): one case, so a case's
+                      JIT state is its own and a --filter run measures it as the full run does;
+                      file: every case of a file in file order (fewer process starts, but a
+                      case's ratio then depends on the cases run before it)
   --aa                A/A calibration: run the checks-on child with checks off too; every
                       ratio should then pass with an interval around 1 (tests the harness)
   --rounds-min N      rounds before a decided bench stops (default: quick ${kQuickSettings.rounds.roundsMin}, full ${kFullSettings.rounds.roundsMin})
@@ -108,6 +114,7 @@ function parseCli(argv: readonly string[], io: CliIo): BenchOptions | 'help' {
         'no-pin': { type: 'boolean', default: false },
         aa: { type: 'boolean', default: false },
         gpu: { type: 'boolean', default: false },
+        isolation: { type: 'string' },
         'rounds-min': { type: 'string' },
         'rounds-max': { type: 'string' },
         budget: { type: 'string' },
@@ -131,8 +138,10 @@ function parseCli(argv: readonly string[], io: CliIo): BenchOptions | 'help' {
   if (!(budget > 0 && budget <= kBudgetSecondsMax)) throw new UsageError(`--budget ${v.budget} is not a number of seconds in (0, ${kBudgetSecondsMax}]`);
   if (v['no-pin'] && v.cpu !== undefined) throw new UsageError('--cpu and --no-pin contradict each other');
   if (v.json === '') throw new UsageError('--json needs a file name');
+  const isolation = v.isolation ?? base.isolation;
+  if (isolation !== 'case' && isolation !== 'file') throw new UsageError(`--isolation ${isolation} is not case or file`);
   return {
-    settings: { ...base, rounds: { roundsMin, roundsMax, budgetSeconds: budget } },
+    settings: { ...base, isolation, rounds: { roundsMin, roundsMax, budgetSeconds: budget } },
     json: v.json === undefined ? kJsonPathDefault : resolve(io.baseDir, v.json),
     filter: v.filter ?? null,
     list: v.list,
@@ -207,12 +216,14 @@ function gpuSummary(report: BenchReport): string {
 export interface BenchCliDeps {
   /** Starts one child; tests replace it with a synthetic one. */
   readonly startChild: (start: ChildStart, pinning: Pinning) => Promise<ChildPort>;
+  /** Readies the children of these bench files before the rounds (bundles them); tests leave it out. */
+  readonly prepareChildren?: (files: readonly string[]) => Promise<void>;
   readonly detectPinning: (cpu: number | null) => Pinning;
   /** Runs the GPU group (`--gpu`); tests may shrink or replace it. */
   readonly runGpu?: (cases: readonly GpuCase[], options: GpuRunOptions) => Promise<GpuOutcome>;
 }
 
-const kRealDeps: BenchCliDeps = { startChild, detectPinning };
+const kRealDeps: BenchCliDeps = { startChild, prepareChildren: bundleChildren, detectPinning };
 
 /** Runs the CLI; returns the exit status. */
 export async function benchMain(argv: readonly string[], io: CliIo, deps: BenchCliDeps = kRealDeps): Promise<number> {
@@ -262,6 +273,7 @@ export async function benchMain(argv: readonly string[], io: CliIo, deps: BenchC
   let outcome: AbOutcome = { cases: [], roundsRun: 0, elapsedSeconds: 0, stopReason: 'decided', children: 0, retries: 0 };
   let gpuOutcome: GpuOutcome | null = null;
   try {
+    if (cases.length > 0) await deps.prepareChildren?.([...new Set(cases.map((c) => c.file))]);
     if (cases.length > 0) outcome = await runAbRounds(cases, {
       settings: options.settings,
       pinning,

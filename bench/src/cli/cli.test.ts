@@ -27,7 +27,7 @@ const lastLine = (s: string): string => s.trim().split('\n').at(-1) ?? '';
 
 describe('bench:cli,bench', () => {
   it('bad usage exits 2 with the reason on stderr', async () => {
-    for (const argv of [['--bogus'], ['--margin', '3'], ['--rounds-min', '9', '--rounds-max', '3'], ['--cpu', '1', '--no-pin'], ['--resamples', '5'], ['--filter', 'no-such-bench']]) {
+    for (const argv of [['--bogus'], ['--margin', '3'], ['--rounds-min', '9', '--rounds-max', '3'], ['--cpu', '1', '--no-pin'], ['--resamples', '5'], ['--filter', 'no-such-bench'], ['--isolation', 'process']]) {
       const io = captureIo();
       expect(await benchMain(argv, io), argv.join(' ')).toBe(2);
       expect(io.stderr()).toMatch(/^pnpm bench: /);
@@ -53,12 +53,25 @@ describe('bench:cli,bench', () => {
     const children = syntheticChildren(() => 1);
     const status = await benchMain(['--quick', '--filter', 'host-pool', '--json', json, '--resamples', '2000'], io, { startChild: children.start, detectPinning: noPin });
     expect(status, io.stderr()).toBe(0);
-    expect(lastLine(io.stdout())).toMatch(/^bench --quick: 2 benches, 5 rounds, 10 children \(not pinned\) in [\d.]+s — 2 pass, 0 fail, 0 inconclusive at margin 3\.0%; wrote /);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { kvfuzz: string; ratios: { name: string; verdict: string }[] };
+    // Two children (one per variant) per case per round.
+    expect(lastLine(io.stdout())).toMatch(/^bench --quick: 2 benches, 5 rounds, 20 children \(not pinned\) in [\d.]+s — 2 pass, 0 fail, 0 inconclusive at margin 3\.0%; wrote /);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { kvfuzz: string; settings: { isolation: string }; ratios: { name: string; verdict: string }[] };
     expect(report.kvfuzz).toBe('bench/1');
+    expect(report.settings.isolation).toBe('case');
     expect(report.ratios.map((r) => r.name)).toEqual(['host-pool:alloc-free:alloc+free 1×1', 'host-pool:alloc-free:alloc+free 8×64']);
     expect(existsSync(json.replace(/\.json$/, '.github-action-benchmark.json'))).toBe(true);
     expect(existsSync(json.replace(/\.json$/, '.bmf.json'))).toBe(true);
+  });
+
+  it('--isolation file gives the cases of a file one pair of children', async () => {
+    const json = tmp('run.json');
+    const io = captureIo();
+    const children = syntheticChildren(() => 1);
+    const status = await benchMain(['--quick', '--filter', 'host-pool', '--isolation', 'file', '--json', json, '--resamples', '2000'], io, { startChild: children.start, detectPinning: noPin });
+    expect(status, io.stderr()).toBe(0);
+    expect(lastLine(io.stdout())).toMatch(/ 2 benches, 5 rounds, 10 children /);
+    expect(children.starts.every((s) => s.cases.length === 2)).toBe(true);
+    expect((JSON.parse(readFileSync(json, 'utf8')) as { settings: { isolation: string } }).settings.isolation).toBe('file');
   });
 
   it('exits 1 and names the check when it costs more than the margin', async () => {

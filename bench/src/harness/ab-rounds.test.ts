@@ -12,10 +12,25 @@ const inFile = (file: string, name: string): BenchCase => ({ ...syntheticCase(na
 const options = (start: AbOptions['startChild'], extra: Partial<AbOptions> = {}): AbOptions => ({ settings, pinning, seed: 3, margin: 0.03, resamples: 2_000, aa: false, startChild: start, ...extra });
 
 describe('bench:harness,rounds', () => {
-  it('gives each variant its own fresh child per file per round, and alternates them slice by slice', async () => {
+  it('isolation case: each variant gets a fresh child per case per round, holding that case alone', async () => {
     const children = syntheticChildren(() => 1);
     const cases = [inFile('a/x.bench.ts', 'a:x:1'), inFile('a/x.bench.ts', 'a:x:2'), inFile('b/y.bench.ts', 'b:y:1')];
     const outcome = await runAbRounds(cases, options(children.start));
+    expect(outcome.roundsRun).toBe(6);
+    expect(outcome.children).toBe(2 * 3 * 6);
+    expect(children.starts.every((s) => s.cases.length === 1)).toBe(true);
+    // Every case of every round has its own pair: a:x:2 never shares a child with a:x:1.
+    expect(children.starts.filter((s) => s.cases[0]?.name === 'a:x:2')).toHaveLength(2 * 6);
+    // Each pair is closed before the next case's children start.
+    const log = children.log.filter((l) => l.startsWith('start') || l.startsWith('close'));
+    for (let i = 0; i < log.length; i += 4) expect(log.slice(i, i + 4).map((l) => l.split(' ')[0])).toEqual(['start', 'start', 'close', 'close']);
+    expect(outcome.cases.every((c) => c.rounds.length === 6)).toBe(true);
+  });
+
+  it('isolation file: each variant gets its own fresh child per file per round, and alternates them slice by slice', async () => {
+    const children = syntheticChildren(() => 1);
+    const cases = [inFile('a/x.bench.ts', 'a:x:1'), inFile('a/x.bench.ts', 'a:x:2'), inFile('b/y.bench.ts', 'b:y:1')];
+    const outcome = await runAbRounds(cases, options(children.start, { settings: { ...settings, isolation: 'file' } }));
     expect(outcome.roundsRun).toBe(6);
     expect(outcome.stopReason).toBe('decided');
     expect(outcome.children).toBe(2 * 2 * 6);

@@ -1,7 +1,7 @@
 /**
- * The A/A-safe A/B schedule. A round runs every bench file once, files in a shuffled order. For a
- * file, both variants get a fresh child process (pinned to the same core) and stay alive through
- * the round; for each case both children build and warm it up, then they take turns timing it,
+ * The A/A-safe A/B schedule. A round runs every bench file once, files in a shuffled order. For
+ * each case of a file (`isolation: 'case'`), or for the whole file (`'file'`), both variants get a
+ * fresh child process (pinned to the same core); for each case both children build and warm it up, then they take turns timing it,
  * slice after slice, in a random order per slice pair — while one measures, the other waits idle
  * on its stdin. Both variants thus sample the same stretches of a noisy machine, and the round's
  * ratio (checks-on median / checks-off median) cancels that noise; the bootstrap over rounds then
@@ -131,11 +131,18 @@ export async function runAbRounds(cases: readonly BenchCase[], options: AbOption
 
   const runFile = async (file: string): Promise<void> => {
     const fileRecords = recordsOf.get(file) ?? [];
+    if (settings.isolation === 'file') await runGroup(file, fileRecords);
+    else for (const record of fileRecords) await runGroup(file, [record]);
+    counts = tally();
+  };
+
+  // One pair of children for `groupRecords` (one case, or every case of the file), alive for all of them.
+  const runGroup = async (file: string, groupRecords: readonly CaseRounds[]): Promise<void> => {
     const order: VariantId[] = random() < 0.5 ? ['checks-off', 'checks-on'] : ['checks-on', 'checks-off'];
     const start = (variant: VariantId): ChildStart => ({
       file,
       variant,
-      cases: fileRecords.map((r) => ({ name: r.case.name, pairIndex: r.case.pairIndex, pointIndex: r.case.pointIndex })),
+      cases: groupRecords.map((r) => ({ name: r.case.name, pairIndex: r.case.pairIndex, pointIndex: r.case.pointIndex })),
       warmupMs: settings.measure.warmupMs,
       aa: options.aa,
     });
@@ -147,7 +154,7 @@ export async function runAbRounds(cases: readonly BenchCase[], options: AbOption
         children++;
       }
       const port = (v: VariantId): ChildPort => ports.get(v) as ChildPort;
-      for (const [index, record] of fileRecords.entries()) {
+      for (const [index, record] of groupRecords.entries()) {
         options.onProgress?.({ round, file, caseName: record.case.name, elapsedSeconds: (now() - startMs) / 1000, children, ...counts });
         for (const variant of order) await port(variant).setup(index);
         const slices = new Map<VariantId, CaseStats[]>([['checks-off', []], ['checks-on', []]]);
@@ -181,7 +188,6 @@ export async function runAbRounds(cases: readonly BenchCase[], options: AbOption
     } finally {
       for (const p of ports.values()) await p.close();
     }
-    counts = tally();
   };
 
   // Bounded by roundsMax.

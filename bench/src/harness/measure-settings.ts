@@ -38,8 +38,17 @@ export interface RoundSettings {
   readonly budgetSeconds: number;
 }
 
+/**
+ * What one pair of children holds. `case`: one case, so its JIT state is its own whatever else the
+ * run measures — a `--filter` run measures a case as the full run does. `file`: every case of a
+ * file, in file order (fewer process starts, but a case's ratio then depends on the cases before
+ * it: decode at batch 1, page 64 measured 0.975 after the page-1 cases and 1.071 alone).
+ */
+export type Isolation = 'case' | 'file';
+
 export interface RunSettings {
   readonly mode: 'quick' | 'full';
+  readonly isolation: Isolation;
   readonly measure: MeasureSettings;
   readonly rounds: RoundSettings;
 }
@@ -47,6 +56,7 @@ export interface RunSettings {
 /** `--quick`: about a minute and a half on a 2-core machine; verdicts may stay inconclusive. */
 export const kQuickSettings: RunSettings = {
   mode: 'quick',
+  isolation: 'case',
   measure: { warmupMs: 80, sliceMs: 20, slices: 3 },
   rounds: { roundsMin: 5, roundsMax: 10, budgetSeconds: 100 },
 };
@@ -54,6 +64,7 @@ export const kQuickSettings: RunSettings = {
 /** The full run: 10 to 15 minutes (a round of all 42 benches takes about 70 s), not part of CI. */
 export const kFullSettings: RunSettings = {
   mode: 'full',
+  isolation: 'case',
   measure: { warmupMs: 150, sliceMs: 50, slices: 6 },
   rounds: { roundsMin: 10, roundsMax: 40, budgetSeconds: 840 },
 };

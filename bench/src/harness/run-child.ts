@@ -1,14 +1,14 @@
 /**
  * A child process: holds one variant (checks on or off) of one bench file, builds and warms up a
- * case when told, and times it with mitata's `measure` one slice at a time. Started by the
- * orchestrator as `node --expose-gc --no-concurrent-recompilation --import tsx
- * --conditions=source src/harness/run-child.ts '<ChildStart JSON>'`; the other variant's JIT
- * feedback never exists in this process. See child-protocol.ts for the conversation.
+ * case when told, and times it with mitata's `measure` one slice at a time. Its entry is the bench
+ * file's bundle (child-bundles.ts), which calls {@link runChild} with the file's pairs; the
+ * orchestrator starts it as `node --expose-gc --no-concurrent-recompilation
+ * out/children/<package>.<op>.mjs '<ChildStart JSON>'`, and the other variant's JIT feedback never
+ * exists in this process. See child-protocol.ts for the conversation.
  */
 import { createInterface } from 'node:readline';
 import { measure } from 'mitata';
 import { kVariants, type BenchArgs, type BenchPair, type TimedOp } from './bench-pair.js';
-import { loadPairs } from './bench-files.js';
 import { kChildReplyMarker, type CaseStats, type ChildCommand, type ChildReply, type ChildStart } from './child-protocol.js';
 import { kBatchSamples, kBatchThresholdNs, kSamplesMax, kSamplesMin } from './measure-settings.js';
 
@@ -58,13 +58,12 @@ async function measureSlice(op: TimedOp, ms: number): Promise<CaseStats> {
   return { p50Ns: s.p50, p25Ns: s.p25, p75Ns: s.p75, minNs: s.min, avgNs: s.avg, samples: s.samples.length, calls: s.ticks, cpuShare };
 }
 
-async function main(raw: string | undefined): Promise<void> {
-  if (raw === undefined) throw new Error('run-child needs a ChildStart JSON argument');
+async function main(raw: string | undefined, pairs: readonly BenchPair[]): Promise<void> {
+  if (raw === undefined) throw new Error('a bench child needs a ChildStart JSON argument');
   const start = JSON.parse(raw) as ChildStart;
   const variant = kVariants.find((v) => v.id === start.variant);
   if (variant === undefined) throw new Error(`unknown variant ${String(start.variant)}`);
   const checks = start.aa ? false : variant.checks;
-  const pairs = await loadPairs(start.file);
   const noop: TimedOp = { kind: 'fn', fn: () => {} };
   warmUp(noop, kEmptyWarmupMs);
   reply({ op: 'ready', checks, empty: await measureSlice(noop, kEmptySliceMs) });
@@ -90,9 +89,16 @@ async function main(raw: string | undefined): Promise<void> {
   }
 }
 
-try {
-  await main(process.argv[2]);
-} catch (error) {
-  reply({ op: 'error', message: (error as Error).stack ?? String(error) });
-  process.exitCode = 1;
+/**
+ * Runs the child: `raw` is its ChildStart JSON, `pairs` what its bench file default-exports. A
+ * failure is replied as an `error` (the orchestrator shows it) and sets the exit code.
+ */
+export async function runChild(raw: string | undefined, pairs: unknown): Promise<void> {
+  try {
+    if (!Array.isArray(pairs)) throw new Error('the bench file does not default-export an array of benchPair(...)');
+    await main(raw, pairs as readonly BenchPair[]);
+  } catch (error) {
+    reply({ op: 'error', message: (error as Error).stack ?? String(error) });
+    process.exitCode = 1;
+  }
 }

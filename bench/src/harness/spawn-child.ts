@@ -1,15 +1,16 @@
 /**
- * Starts a child process for one variant of one bench file and talks to it (child-protocol.ts).
+ * Starts a child process for one variant of one bench file (its bundle, child-bundles.ts) and
+ * talks to it (child-protocol.ts).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { kChildReplyMarker, type CaseStats, type ChildCommand, type ChildPort, type ChildReply, type ChildStart } from './child-protocol.js';
+import { childBundlePath } from './child-bundles.js';
 import type { Pinning } from './pinning.js';
 
-/** The bench package directory: children resolve `tsx` and the workspace packages from here. */
+/** The bench package directory: children run here. */
 export const kBenchDir = fileURLToPath(new URL('../../', import.meta.url));
-const kChildEntry = fileURLToPath(new URL('./run-child.ts', import.meta.url));
 
 /** A reply that takes longer than this means the child is stuck (the slowest setup takes a few seconds). */
 export const kReplyTimeoutMs = 120_000;
@@ -26,9 +27,9 @@ const kStderrTailChars = 2_000;
  */
 export const kChildV8Flags: readonly string[] = ['--expose-gc', '--no-concurrent-recompilation'];
 
-/** The argument vector of a child: pinning prefix, node with {@link kChildV8Flags} and tsx. */
+/** The argument vector of a child: pinning prefix, node with {@link kChildV8Flags} and the file's bundle. */
 export function childCommand(start: ChildStart, pinning: Pinning): { command: string; args: string[] } {
-  const node = [process.execPath, ...kChildV8Flags, '--import', 'tsx', '--conditions=source', kChildEntry, JSON.stringify(start)];
+  const node = [process.execPath, ...kChildV8Flags, childBundlePath(start.file), JSON.stringify(start)];
   const full = [...pinning.prefix, ...node];
   return { command: full[0] as string, args: full.slice(1) };
 }
@@ -115,7 +116,8 @@ class ProcessChild implements ChildPort {
 }
 
 /**
- * Starts a child and waits until it has measured its empty function.
+ * Starts a child and waits until it has measured its empty function. The file's bundle must have
+ * been written (`bundleChildren`) in this run.
  *
  * @throws Error with the child's stderr tail when it fails to start.
  */

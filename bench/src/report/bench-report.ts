@@ -13,7 +13,7 @@ import { kConfidence } from '../stats/bootstrap.js';
 import type { Verdict } from '../stats/verdict.js';
 import { judgeCase, kCpuShareMin, kDisturbedRetriesMax, type AbOutcome } from '../harness/ab-rounds.js';
 import type { ArgValue, VariantId } from '../harness/bench-pair.js';
-import { kBatchSamples, kBatchThresholdNs, type RunSettings } from '../harness/measure-settings.js';
+import { kBatchSamples, kBatchThresholdNs, type Isolation, type RunSettings } from '../harness/measure-settings.js';
 import type { Pinning } from '../harness/pinning.js';
 import type { GpuTiming } from '../gpu-kernels/gpu-timer.js';
 
@@ -155,6 +155,8 @@ export interface BenchReport {
     readonly seed: number;
     /** How rounds are combined: the median of the per-round ratios. */
     readonly center: 'median';
+    /** What one pair of children held: one case, or every case of a file (see `Isolation`). */
+    readonly isolation: Isolation;
     readonly roundsMin: number;
     readonly roundsMax: number;
     readonly budgetSeconds: number;
@@ -283,6 +285,7 @@ export function buildReport(input: ReportInput): BenchReport {
       resamples,
       seed,
       center: 'median',
+      isolation: settings.isolation,
       roundsMin: settings.rounds.roundsMin,
       roundsMax: settings.rounds.roundsMax,
       budgetSeconds: settings.rounds.budgetSeconds,

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { casesOfFile } from './bench-files.js';
+import { bundleChildren } from './child-bundles.js';
+import type { ChildStart } from './child-protocol.js';
+import { startChild } from './spawn-child.js';
+import type { Pinning } from './pinning.js';
+
+const noPin: Pinning = { used: false, cpu: null, prefix: [], note: 'not pinned: test' };
+const kFile = 'host-pool/alloc-free.bench.ts';
+
+describe('bench:harness,child', () => {
+  it('a bundled child of a real bench file sets up and times its case, in its own variant', async () => {
+    await bundleChildren([kFile]);
+    const [c] = await casesOfFile(kFile, true);
+    if (c === undefined) throw new Error(`${kFile} has no quick case`);
+    for (const variant of ['checks-off', 'checks-on'] as const) {
+      const start: ChildStart = { file: kFile, variant, cases: [{ name: c.name, pairIndex: c.pairIndex, pointIndex: c.pointIndex }], warmupMs: 5, aa: false };
+      const child = await startChild(start, noPin);
+      try {
+        expect(child.checks).toBe(variant === 'checks-on');
+        expect(child.empty.p50Ns).toBeGreaterThan(0);
+        await child.setup(0);
+        const stats = await child.measure(0, 5);
+        // A host-pool cycle (32 allocs and frees) takes microseconds; the empty function, nanoseconds.
+        expect(stats.p50Ns).toBeGreaterThan(10 * child.empty.p50Ns);
+        expect(stats.samples).toBeGreaterThan(0);
+      } finally {
+        await child.close();
+      }
+    }
+  });
+
+  it('a child asked for a case its file lacks fails with the reason', async () => {
+    await bundleChildren([kFile]);
+    const start: ChildStart = { file: kFile, variant: 'checks-off', cases: [], warmupMs: 5, aa: false };
+    const child = await startChild(start, noPin);
+    await expect(child.setup(3)).rejects.toThrow(/host-pool\/alloc-free\.bench\.ts has no case 3/);
+    await child.close();
+  });
+});
