@@ -119,6 +119,7 @@ export function compareMain(argv: readonly string[], io: CliIo): number {
   if (result.missing.length > 0) io.out(`only in BASELINE: ${result.missing.join(', ')}\n`);
   if (result.added.length > 0) io.out(`only in CURRENT: ${result.added.join(', ')}\n`);
   io.out(`${result.timesNote}\n`);
+  if (result.ratiosNote !== null) io.out(`${result.ratiosNote}\n`);
   const benches = new Set(result.rows.map((r) => r.name)).size;
   const count = (s: string): number => result.rows.filter((r) => r.status === s).length;
   io.out(

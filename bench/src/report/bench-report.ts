@@ -155,8 +155,8 @@ export interface BenchReport {
     readonly seed: number;
     /** How rounds are combined: the median of the per-round ratios. */
     readonly center: 'median';
-    /** What one pair of children held: one case, or every case of a file (see `Isolation`). */
-    readonly isolation: Isolation;
+    /** What one pair of children held: one case, or every case of a file (see `Isolation`). Absent in reports before 2026-11-29, which ran `file`. */
+    readonly isolation?: Isolation;
     readonly roundsMin: number;
     readonly roundsMax: number;
     readonly budgetSeconds: number;

@@ -38,6 +38,37 @@ describe('bench:compare,test', () => {
     expect(compareReports(base, slow(), { ...opts, times: 'info' }).regressions).toHaveLength(0);
   });
 
+  it('a checks ratio does not gate across isolations: reports before isolation existed ran per file', () => {
+    const worse = syntheticReport([{ name: 'pkg:op:a', rounds: syntheticRounds(12, 1.02 * 1.1, 0.01, 2) }]);
+    const withIsolation = (r: typeof base, isolation: 'case' | 'file' | undefined): typeof base => {
+      const { isolation: _, ...rest } = r.settings;
+      return { ...r, settings: isolation === undefined ? rest : { ...rest, isolation } };
+    };
+    const same = compareReports(withIsolation(base, 'case'), withIsolation(worse, 'case'), opts);
+    expect(same.ratiosNote).toBeNull();
+    expect(same.regressions.map((r) => r.metric)).toContain('checks ratio');
+    const across = compareReports(withIsolation(base, undefined), withIsolation(worse, 'case'), opts);
+    expect(across.ratiosNote).toMatch(/isolation file vs case/);
+    const row = across.rows.find((r) => r.metric === 'checks ratio');
+    expect(row?.status).toBe('regression');
+    expect(row?.gating).toBe(false);
+    expect(across.regressions.map((r) => r.metric)).not.toContain('checks ratio');
+  });
+
+  it('a GPU bench checks ratio gates only on the same adapter, and another adapter makes times informational', () => {
+    const gpu = (description: string) => ({ ...kSyntheticMachine, gpu: { vendor: 'v', architecture: 'a', device: 'd', description, isFallbackAdapter: false, cpuEmulated: false, timestampQuery: true, timestampQuantization: false, note: '' } });
+    const rounds = (scale: number, seed: number) => [{ name: 'gpu-kernels:free:a', rounds: syntheticRounds(12, 1.02 * scale, 0.01, seed) }];
+    const asGpu = (r: typeof base) => ({ ...r, benches: r.benches.map((b) => ({ ...b, package: 'gpu-kernels' })) });
+    const b = asGpu(syntheticReport(rounds(1, 1), gpu('lavapipe')));
+    const sameAdapter = compareReports(b, asGpu(syntheticReport(rounds(1.1, 2), gpu('lavapipe'))), opts);
+    expect(sameAdapter.regressions.map((r) => r.metric)).toContain('checks ratio');
+    const other = compareReports(b, asGpu(syntheticReport(rounds(1.1, 2), gpu('H200'))), opts);
+    expect(other.ratiosNote).toMatch(/GPU v d lavapipe vs v d H200/);
+    expect(other.timesGate).toBe(false);
+    expect(other.timesNote).toMatch(/GPU v d lavapipe vs v d H200/);
+    expect(other.regressions).toHaveLength(0);
+  });
+
   it('lists benches only in one report, and says when rounds are too few', () => {
     const current = syntheticReport([{ name: 'pkg:op:b', rounds: syntheticRounds(3, 1, 0.01, 4) }]);
     const r = compareReports(base, current, opts);

@@ -4,9 +4,12 @@
  * resamples each report's rounds. A regression is a change whose whole interval lies above
  * `1 + margin` — significant and larger than the margin — never a fixed threshold on one number.
  *
- * The checks ratios are always compared (they do not depend on the machine). Absolute times are
- * compared too, and gate only when both reports come from the same CPU model, Node version and
- * pinning (`times: 'auto'`), or always (`'gate'`), or never (`'info'`).
+ * The checks ratios are compared always and gate when both reports measured them the same way:
+ * the same isolation of children (a case's ratio moved by up to 0.1 between `file` and `case`),
+ * and, for the GPU benches, the same adapter (on a CPU-emulated one the check costs what
+ * emulated atomics cost). Absolute times are compared too, and gate only when both reports come
+ * from the same CPU model, Node version, pinning and GPU adapter (`times: 'auto'`), or always
+ * (`'gate'`), or never (`'info'`).
  *
  * @packageDocumentation
  */
@@ -52,6 +55,8 @@ export interface CompareResult {
   /** Whether time rows gate, and why. */
   readonly timesGate: boolean;
   readonly timesNote: string;
+  /** Why a checks-ratio row does not gate, when one does not (else null). */
+  readonly ratiosNote: string | null;
   readonly regressions: readonly CompareRow[];
 }
 
@@ -70,12 +75,29 @@ export function classifyChange(change: RatioInterval, margin: number): Exclude<C
   return 'unchanged';
 }
 
+/** The adapter a report's GPU benches ran on, or null when it ran none. */
+function adapterOf(r: BenchReport): string | null {
+  const gpu = r.machine.gpu;
+  return gpu === undefined ? null : `${gpu.vendor} ${gpu.device} ${gpu.description}`.trim();
+}
+
 function sameMachine(a: BenchReport, b: BenchReport): { same: boolean; note: string } {
   const diffs: string[] = [];
+  const [gpuA, gpuB] = [adapterOf(a), adapterOf(b)];
+  if (gpuA !== null && gpuB !== null && gpuA !== gpuB) diffs.push(`GPU ${gpuA} vs ${gpuB}`);
   if (a.machine.cpu?.model !== b.machine.cpu?.model) diffs.push(`CPU ${a.machine.cpu?.model} vs ${b.machine.cpu?.model}`);
   if (a.machine.node !== b.machine.node) diffs.push(`Node ${a.machine.node} vs ${b.machine.node}`);
   if (a.machine.taskset?.used !== b.machine.taskset?.used) diffs.push(`pinning ${String(a.machine.taskset?.used)} vs ${String(b.machine.taskset?.used)}`);
-  return diffs.length === 0 ? { same: true, note: 'same CPU model, Node and pinning' } : { same: false, note: diffs.join('; ') };
+  return diffs.length === 0 ? { same: true, note: 'same CPU model, Node, pinning and GPU adapter' } : { same: false, note: diffs.join('; ') };
+}
+
+/** Why the checks ratios of `bench` cannot gate between the two reports, or null when they can. */
+function ratiosDiffer(a: BenchReport, b: BenchReport, gpuBench: boolean): string | null {
+  const [isoA, isoB] = [a.settings.isolation ?? 'file', b.settings.isolation ?? 'file'];
+  if (isoA !== isoB) return `isolation ${isoA} vs ${isoB}: a case's ratio depends on what shares its children`;
+  const [gpuA, gpuB] = [adapterOf(a), adapterOf(b)];
+  if (gpuBench && gpuA !== gpuB) return `GPU ${String(gpuA)} vs ${String(gpuB)}: the GPU checks ratios depend on the adapter`;
+  return null;
 }
 
 /** Compares two reports bench by bench. */
@@ -88,11 +110,14 @@ export function compareReports(baseline: BenchReport, current: BenchReport, opti
   const curNames = new Set(current.benches.map((b) => b.name));
   const rows: CompareRow[] = [];
   const bootstrap = { ...(options.resamples === undefined ? {} : { resamples: options.resamples }), ...(options.seed === undefined ? {} : { seed: options.seed }) };
+  const ratioNotes = new Set<string>();
   for (const cur of current.benches) {
     const base = baseByName.get(cur.name);
     if (base === undefined) continue;
+    const ratioNote = ratiosDiffer(baseline, current, cur.package === 'gpu-kernels');
+    if (ratioNote !== null) ratioNotes.add(ratioNote);
     const metrics: { metric: Metric; base: readonly number[]; cur: readonly number[]; gating: boolean }[] = [
-      { metric: 'checks ratio', base: base.perRound.map((r) => r.ratio), cur: cur.perRound.map((r) => r.ratio), gating: true },
+      { metric: 'checks ratio', base: base.perRound.map((r) => r.ratio), cur: cur.perRound.map((r) => r.ratio), gating: ratioNote === null },
       { metric: 'time checks-off', base: base.variants['checks-off'].perRoundNs, cur: cur.variants['checks-off'].perRoundNs, gating: timesGate },
       { metric: 'time checks-on', base: base.variants['checks-on'].perRoundNs, cur: cur.variants['checks-on'].perRoundNs, gating: timesGate },
     ];
@@ -116,6 +141,7 @@ export function compareReports(baseline: BenchReport, current: BenchReport, opti
     added: current.benches.map((b) => b.name).filter((n) => !baseByName.has(n)),
     timesGate,
     timesNote,
+    ratiosNote: ratioNotes.size === 0 ? null : `checks ratios informational where the reports differ: ${[...ratioNotes].join('; ')}`,
     regressions: rows.filter((r) => r.gating && r.status === 'regression'),
   };
 }
