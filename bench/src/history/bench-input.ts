@@ -11,9 +11,11 @@ import type { HistoryMachine, HistoryRatio, HistoryRecord } from './types.js';
 
 /** Every verdict a ratio may carry (bench/README.md, "How a run works" 6). */
 const kVerdicts: readonly Verdict[] = ['pass', 'fail', 'inconclusive'];
+/** The isolations a run may have used (bench/README.md, "How a run works" 2). */
+export const kIsolations = ['case', 'file'] as const;
 
 /** The record fields a bench report supplies. */
-export type BenchPart = Pick<HistoryRecord, 'benchCreatedAt' | 'mode' | 'filter' | 'margin' | 'confidence' | 'machine' | 'ratios'>;
+export type BenchPart = Pick<HistoryRecord, 'benchCreatedAt' | 'mode' | 'filter' | 'isolation' | 'margin' | 'confidence' | 'machine' | 'ratios'>;
 
 /** Reads one ratio entry: positive numbers with `ciLow ≤ ratio ≤ ciHigh`, and `metric` / `informational` when present. */
 export function readRatio(f: JsonFields, value: unknown, path: string): HistoryRatio {
@@ -69,6 +71,8 @@ export function benchPart(input: InputDocument): BenchPart {
     benchCreatedAt: f.date(d['createdAt'], 'createdAt'),
     mode: f.oneOf(d['mode'], 'mode', ['quick', 'full'] as const),
     filter: f.stringOrNull(d['filter'], 'filter'),
+    // A report written before the setting existed ran every case of a file in one pair of children.
+    isolation: f.oneOf(settings['isolation'] ?? 'file', 'settings.isolation', kIsolations),
     margin: f.number(settings['margin'], 'settings.margin', 'non-negative'),
     confidence: f.number(settings['confidence'], 'settings.confidence', 'positive'),
     machine: readMachine(f, d['machine']),

@@ -55,6 +55,24 @@ describe('bench:history,add', () => {
     expect(JSON.parse(readFileSync(join(dir, 'added.json'), 'utf8'))).toEqual(record);
   });
 
+  it('records how the run isolated its cases: a report from before the setting ran per file', () => {
+    const dir = workspace();
+    expect(run(dir, ['add', '--bench', 'bench.json'], deps(fakeCommit('a', 1))).status).toBe(0);
+    const bench = fixtureBenchReport([['pkg:op:a 1×1', 1.0]]);
+    writeFileSync(join(dir, 'case.json'), JSON.stringify({ ...bench, settings: { ...(bench['settings'] as object), isolation: 'case' } }));
+    expect(run(dir, ['add', '--bench', 'case.json'], deps(fakeCommit('b', 2))).status).toBe(0);
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ ...bench, settings: { ...(bench['settings'] as object), isolation: 'process' } }));
+    const bad = run(dir, ['add', '--bench', 'bad.json'], deps(fakeCommit('c', 3)));
+    expect(bad.status).toBe(2);
+    expect(bad.err).toMatch(/settings\.isolation/);
+    expect(historyLines(dir).map((l) => (JSON.parse(l) as HistoryRecord).isolation)).toEqual(['file', 'case']);
+    // A line written before the field existed still reads, without it.
+    const old = JSON.parse(historyLines(dir)[0] as string) as Record<string, unknown>;
+    delete old['isolation'];
+    writeFileSync(join(dir, 'history.jsonl'), `${JSON.stringify(old)}\n`);
+    expect(run(dir, ['list']).status).toBe(0);
+  });
+
   it('keeps a ratio\'s metric and informational flag when the report has them', () => {
     const dir = workspace();
     const bench = fixtureBenchReport([['pkg:op:a 1×1', 1.0], ['gpu:free:batch 64', 0.5]]);

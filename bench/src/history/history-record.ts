@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { readRatios } from './bench-input.js';
+import { kIsolations, readRatios } from './bench-input.js';
 import { fuzzRun, readFuzzTarget } from './fuzz-input.js';
 import type { JsonFields } from './json-fields.js';
 import { readMutants } from './kill-table-input.js';
@@ -59,6 +59,7 @@ export function parseHistoryRecord(f: JsonFields, doc: unknown): HistoryRecord {
     benchCreatedAt: f.date(d['benchCreatedAt'], 'benchCreatedAt'),
     mode: f.oneOf(d['mode'], 'mode', ['quick', 'full'] as const),
     filter: f.stringOrNull(d['filter'], 'filter'),
+    ...(d['isolation'] === undefined ? {} : { isolation: f.oneOf(d['isolation'], 'isolation', kIsolations) }),
     margin: f.number(d['margin'], 'margin', 'non-negative'),
     confidence: f.number(d['confidence'], 'confidence', 'positive'),
     machine: {

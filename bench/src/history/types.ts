@@ -104,6 +104,12 @@ export interface HistoryRecord {
   readonly mode: 'quick' | 'full';
   /** The bench run's `--filter`, or null when every bench of the mode ran. */
   readonly filter: string | null;
+  /**
+   * What one pair of the run's children held (bench/1 `settings.isolation`): one case, or every
+   * case of a file. Reports before 2026-11-29 ran `file` and are recorded so; lines written
+   * before then lack the field. A ratio may step between the two (bench/README.md, "Children").
+   */
+  readonly isolation?: 'case' | 'file';
   /** Non-inferiority margin of the verdicts (0.03: a ratio's CI must stay below 1.03). */
   readonly margin: number;
   readonly confidence: number;
