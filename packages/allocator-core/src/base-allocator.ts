@@ -13,7 +13,7 @@ import { assert } from './internal/assert.js';
 import { FreeList } from './internal/free-list.js';
 import { countDecodePages, planDecodeInto } from './plan-decode.js';
 import { countExtendPages, countExtendTokens, planExtendInto } from './plan-extend.js';
-import { planDecodeChecked, planExtendChecked } from './internal/checked-plans.js';
+import { planDecodeChecked, planDecodeCheckedByBranch, planExtendChecked } from './internal/checked-plans.js';
 import type {
   AllocatorConfig,
   DecodeBatch,
@@ -420,7 +420,8 @@ export abstract class BaseAllocator implements PageAllocator {
   protected planDecode(batch: DecodeBatch, out: Int32Array): void {
     const { buf, head } = this.freeList;
     if (this.checks && this.pageShift >= 0) {
-      if (planDecodeChecked(batch, this.pageSize, buf, head, out) !== 0) {
+      const plan = this.pageShift === 0 ? planDecodeCheckedByBranch : planDecodeChecked;
+      if (plan(batch, this.pageSize, buf, head, out) !== 0) {
         this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
       }
       return;

@@ -2,9 +2,9 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { LastLocError } from './errors.js';
 import { createAllocator } from './create-allocator.js';
-import { planExtendChecked } from './internal/checked-plans.js';
+import { planDecodeChecked, planDecodeCheckedByBranch, planExtendChecked } from './internal/checked-plans.js';
 import { PagedAllocator } from './paged-allocator.js';
-import { planDecode } from './plan-decode.js';
+import { planDecode, planDecodeInto } from './plan-decode.js';
 import { planExtendInto } from './plan-extend.js';
 import { expectRejected } from './test-support/expect-rejected.js';
 
@@ -43,6 +43,24 @@ describe('allocator-core:lastloc,fused-check', () => {
       }
       const plain = planDecode(batch, pageSize, allocator.inspect().free);
       expect(Array.from(allocator.allocDecode(batch) ?? [])).toEqual(Array.from(plain?.slots ?? []));
+    },
+  );
+
+  // allocDecode uses one of the two checked planners per page size; both are right at every power of two.
+  test.prop([kPageSize, fc.array(fc.tuple(kHeld.map((held) => held + 1), kLastLoc, fc.boolean()), { minLength: 1, maxLength: 40 })], { numRuns: 300 })(
+    'decode: both checked planners miss exactly when some lastLoc does not fit, else lay out as the unchecked one',
+    (pageSize, drawn) => {
+      const seqLens = Int32Array.from(drawn, ([seq]) => seq);
+      const lastLoc = Int32Array.from(drawn, ([seq, last, fit]) => (fit ? (seq === 1 ? -1 : pageSize * 3 + ((seq - 2) % pageSize)) : last));
+      const batch = { seqLens, lastLoc };
+      const expected = drawn.every((_, i) => fits((seqLens[i] as number) - 1, lastLoc[i] as number, pageSize));
+      const plain = new Int32Array(drawn.length);
+      planDecodeInto(batch, pageSize, kFreePages, 0, plain);
+      for (const plan of [planDecodeChecked, planDecodeCheckedByBranch]) {
+        const out = new Int32Array(drawn.length);
+        expect(plan(batch, pageSize, kFreePages, 0, out) === 0, plan.name).toBe(expected);
+        if (expected) expect(Array.from(out), plan.name).toEqual(Array.from(plain));
+      }
     },
   );
 
