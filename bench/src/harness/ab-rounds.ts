@@ -1,12 +1,12 @@
 /**
  * The A/A-safe A/B schedule. A round runs every bench file once, files in a shuffled order. For
  * each case of a file (`isolation: 'case'`), or for the whole file (`'file'`), both variants get a
- * fresh child process (pinned to the same core); for each case both children build and warm it up, then they take turns timing it,
- * slice after slice, in a random order per slice pair — while one measures, the other waits idle
- * on its stdin. Both variants thus sample the same stretches of a noisy machine, and the round's
- * ratio (checks-on median / checks-off median) cancels that noise; the bootstrap over rounds then
- * gives the interval. Files whose cases are all decided stop after `roundsMin`; the others get
- * more rounds up to `roundsMax` or the time budget.
+ * fresh child process, pinned to the same core. For each case both children build and warm it
+ * up, then they take turns timing it, slice after slice, in a random order per slice pair — while
+ * one measures, the other waits idle on its stdin. Both variants thus sample the same stretches
+ * of a noisy machine, and the round's ratio (checks-on median / checks-off median) cancels that
+ * noise; the bootstrap over rounds then gives the interval. Files whose cases are all decided
+ * stop after `roundsMin`; the others get more rounds up to `roundsMax` or the time budget.
  */
 import { median } from '../stats/robust-center.js';
 import { seededRandom, shuffleInPlace } from '../stats/seeded-random.js';
