@@ -13,14 +13,17 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { addressOf, benchFilePath } from './bench-files.js';
 
-/** Where the bundles go (under the gitignored `bench/out`). */
+/**
+ * Where the bundles go (under the gitignored `bench/out`). Another folder must also lie under
+ * `bench/`, where mitata resolves.
+ */
 export const kChildBundleDir = fileURLToPath(new URL('../../out/children/', import.meta.url));
 const kHarnessDir = fileURLToPath(new URL('./', import.meta.url));
 
 /** The bundle a child of `file` (`<package>/<op>.bench.ts`) runs. */
-export function childBundlePath(file: string): string {
+export function childBundlePath(file: string, dir: string = kChildBundleDir): string {
   const { package: pkg, op } = addressOf(file);
-  return join(kChildBundleDir, `${pkg}.${op}.mjs`);
+  return join(dir, `${pkg}.${op}.mjs`);
 }
 
 /** The entry of a bundle: the bench file's pairs handed to the runner. */
@@ -33,8 +36,8 @@ function entrySource(file: string): string {
  *
  * @throws Error naming the file when esbuild cannot bundle it (its messages follow).
  */
-export async function bundleChildren(files: readonly string[]): Promise<void> {
-  mkdirSync(kChildBundleDir, { recursive: true });
+export async function bundleChildren(files: readonly string[], dir: string = kChildBundleDir): Promise<void> {
+  mkdirSync(dir, { recursive: true });
   for (const file of files) {
     try {
       await build({
@@ -45,7 +48,7 @@ export async function bundleChildren(files: readonly string[]): Promise<void> {
         target: `node${process.versions.node}`,
         conditions: ['source'],
         external: ['mitata', 'webgpu'],
-        outfile: childBundlePath(file),
+        outfile: childBundlePath(file, dir),
         logLevel: 'silent',
       });
     } catch (error) {

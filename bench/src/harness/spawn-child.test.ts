@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 import { casesOfFile } from './bench-files.js';
 import { bundleChildren } from './child-bundles.js';
 import type { ChildStart } from './child-protocol.js';
@@ -7,15 +9,18 @@ import type { Pinning } from './pinning.js';
 
 const noPin: Pinning = { used: false, cpu: null, prefix: [], note: 'not pinned: test' };
 const kFile = 'host-pool/alloc-free.bench.ts';
+// A folder of the test's own, so that a `pnpm bench` running meanwhile keeps its bundles (under bench/, where mitata resolves).
+const kDir = fileURLToPath(new URL(`../../out/children-test-${process.pid}/`, import.meta.url));
+afterAll(() => rmSync(kDir, { recursive: true, force: true }));
 
 describe('bench:harness,child', () => {
   it('a bundled child of a real bench file sets up and times its case, in its own variant', async () => {
-    await bundleChildren([kFile]);
+    await bundleChildren([kFile], kDir);
     const [c] = await casesOfFile(kFile, true);
     if (c === undefined) throw new Error(`${kFile} has no quick case`);
     for (const variant of ['checks-off', 'checks-on'] as const) {
       const start: ChildStart = { file: kFile, variant, cases: [{ name: c.name, pairIndex: c.pairIndex, pointIndex: c.pointIndex }], warmupMs: 5, aa: false };
-      const child = await startChild(start, noPin);
+      const child = await startChild(start, noPin, kDir);
       try {
         expect(child.checks).toBe(variant === 'checks-on');
         expect(child.empty.p50Ns).toBeGreaterThan(0);
@@ -31,9 +36,9 @@ describe('bench:harness,child', () => {
   });
 
   it('a child asked for a case its file lacks fails with the reason', async () => {
-    await bundleChildren([kFile]);
+    await bundleChildren([kFile], kDir);
     const start: ChildStart = { file: kFile, variant: 'checks-off', cases: [], warmupMs: 5, aa: false };
-    const child = await startChild(start, noPin);
+    const child = await startChild(start, noPin, kDir);
     await expect(child.setup(3)).rejects.toThrow(/host-pool\/alloc-free\.bench\.ts has no case 3/);
     await child.close();
   });

@@ -6,7 +6,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { kChildReplyMarker, type CaseStats, type ChildCommand, type ChildPort, type ChildReply, type ChildStart } from './child-protocol.js';
-import { childBundlePath } from './child-bundles.js';
+import { childBundlePath, kChildBundleDir } from './child-bundles.js';
 import type { Pinning } from './pinning.js';
 
 /** The bench package directory: children run here. */
@@ -28,8 +28,8 @@ const kStderrTailChars = 2_000;
 export const kChildV8Flags: readonly string[] = ['--expose-gc', '--no-concurrent-recompilation'];
 
 /** The argument vector of a child: pinning prefix, node with {@link kChildV8Flags} and the file's bundle. */
-export function childCommand(start: ChildStart, pinning: Pinning): { command: string; args: string[] } {
-  const node = [process.execPath, ...kChildV8Flags, childBundlePath(start.file), JSON.stringify(start)];
+export function childCommand(start: ChildStart, pinning: Pinning, bundleDir: string = kChildBundleDir): { command: string; args: string[] } {
+  const node = [process.execPath, ...kChildV8Flags, childBundlePath(start.file, bundleDir), JSON.stringify(start)];
   const full = [...pinning.prefix, ...node];
   return { command: full[0] as string, args: full.slice(1) };
 }
@@ -121,8 +121,8 @@ class ProcessChild implements ChildPort {
  *
  * @throws Error with the child's stderr tail when it fails to start.
  */
-export async function startChild(start: ChildStart, pinning: Pinning): Promise<ChildPort> {
-  const { command, args } = childCommand(start, pinning);
+export async function startChild(start: ChildStart, pinning: Pinning, bundleDir: string = kChildBundleDir): Promise<ChildPort> {
+  const { command, args } = childCommand(start, pinning, bundleDir);
   const proc = spawn(command, args, { cwd: kBenchDir, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   const child = new ProcessChild(start, proc);
   const spawned = new Promise<void>((resolvePromise, reject) => {

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { GitCommitError } from './errors.js';
@@ -11,6 +15,27 @@ describe('bench:history,git', () => {
     expect(commit.sha).toMatch(/^[0-9a-f]{40}$/);
     expect(Number.isNaN(Date.parse(commit.date))).toBe(false);
     expect(typeof commit.dirty).toBe('boolean');
+  });
+
+  it('a change to the history file alone does not make HEAD dirty; any other change does', () => {
+    const repo = mkdtempSync(join(tmpdir(), 'kvfuzz-git-'));
+    const run = (...args: string[]): void => {
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo, stdio: 'ignore' });
+    };
+    run('init', '-q');
+    mkdirSync(join(repo, 'history'));
+    const history = join(repo, 'history', 'history.jsonl');
+    writeFileSync(history, '');
+    writeFileSync(join(repo, 'code.ts'), 'export const a = 1;\n');
+    run('add', '.');
+    run('commit', '-qm', 'first');
+    writeFileSync(history, '{}\n');
+    expect(readGitCommit(repo, 'HEAD', [history]).dirty).toBe(false);
+    expect(readGitCommit(repo, 'HEAD').dirty).toBe(true);
+    writeFileSync(join(repo, 'code.ts'), 'export const a = 2;\n');
+    expect(readGitCommit(repo, 'HEAD', [history]).dirty).toBe(true);
+    // A history file outside the repository is no reason to fail.
+    expect(readGitCommit(repo, 'HEAD', [join(tmpdir(), 'elsewhere.jsonl')]).dirty).toBe(true);
   });
 
   it('an unknown revision is a GitCommitError naming it', () => {

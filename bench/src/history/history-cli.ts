@@ -51,11 +51,12 @@ Exit status: 0 done; 1 add refused a duplicate; 2 bad usage, a bad input or hist
 
 /** What the CLI needs from the outside world; tests replace it. */
 export interface HistoryCliDeps {
-  readonly gitCommit: (rev: string) => CommitInfo;
+  /** Names `rev`; changes to `historyPath` alone do not make it dirty. */
+  readonly gitCommit: (rev: string, historyPath: string) => CommitInfo;
   readonly now: () => Date;
 }
 
-const kRealDeps: HistoryCliDeps = { gitCommit: (rev) => readGitCommit(kBenchDir, rev), now: () => new Date() };
+const kRealDeps: HistoryCliDeps = { gitCommit: (rev, historyPath) => readGitCommit(kBenchDir, rev, [historyPath]), now: () => new Date() };
 
 interface Options {
   readonly command: 'add' | 'report' | 'list';
@@ -141,7 +142,7 @@ function add(options: Options, io: CliIo, deps: HistoryCliDeps): number {
   const bench = benchPart(readInput(options.bench as string, label('bench', options.bench as string)));
   const fuzz = options.fuzz === null ? null : fuzzPart(readInput(options.fuzz, label('fuzz', options.fuzz)));
   const killTable = options.killTable === null ? null : killTablePart(readInput(options.killTable, label('kill-table', options.killTable)));
-  const commit = deps.gitCommit(options.commit);
+  const commit = deps.gitCommit(options.commit, options.history);
   const record: HistoryRecord = { kvfuzz: kHistorySchema, commit: options.dirty ? { ...commit, dirty: true } : commit, recordedAt: deps.now().toISOString(), ...bench, fuzz, killTable };
   const outcome = addRecord(options.history, record, options.replace);
   writeJson(options.json, record);
