@@ -20,6 +20,16 @@ const kLastLoc = fc.oneof(fc.constantFrom(-2, -1, 0, 1), fc.integer({ min: -3, m
 /** Lengths with the empty row (0 held tokens) drawn often: it has a rule of its own. */
 const kHeld = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 3000 }));
 const kFreePages = Int32Array.from({ length: 4096 }, (_, i) => i + 1);
+/** Decode requests: seq ≥ 1, a drawn lastLoc, and whether to replace it with one that fits. */
+const kDecodeRequests = fc.array(fc.tuple(kHeld.map((held) => held + 1), kLastLoc, fc.boolean()), { minLength: 1, maxLength: 40 });
+
+/** The decode batch of drawn requests (half take a fitting lastLoc, so that whole batches pass too), and whether every one fits. */
+function decodeBatch(pageSize: number, drawn: readonly (readonly [number, number, boolean])[]): { batch: { seqLens: Int32Array; lastLoc: Int32Array }; fitsAll: boolean } {
+  const seqLens = Int32Array.from(drawn, ([seq]) => seq);
+  const lastLoc = Int32Array.from(drawn, ([seq, last, fit]) => (fit ? (seq === 1 ? -1 : pageSize * 3 + ((seq - 2) % pageSize)) : last));
+  const fitsAll = drawn.every((_, i) => fits((seqLens[i] as number) - 1, lastLoc[i] as number, pageSize));
+  return { batch: { seqLens, lastLoc }, fitsAll };
+}
 
 /**
  * The branch-free check against the rule, written out plainly: a batch passes exactly when every
@@ -28,16 +38,12 @@ const kFreePages = Int32Array.from({ length: 4096 }, (_, i) => i + 1);
 describe('allocator-core:lastloc,fused-check', () => {
   // Decode runs through allocDecode (the planner, and the own pass where it cannot ride one),
   // against the unchecked planner's layout.
-  test.prop([kPageSize, fc.array(fc.tuple(kHeld.map((held) => held + 1), kLastLoc, fc.boolean()), { minLength: 1, maxLength: 40 })], { numRuns: 300 })(
+  test.prop([kPageSize, kDecodeRequests], { numRuns: 300 })(
     'decode: allocDecode refuses exactly when some lastLoc does not fit seq − 1, else lays out as the planner',
     (pageSize, drawn) => {
-      // Half the requests take a fitting lastLoc so that whole batches pass too.
-      const seqLens = Int32Array.from(drawn, ([seq]) => seq);
-      const lastLoc = Int32Array.from(drawn, ([seq, last, fit]) => (fit ? (seq === 1 ? -1 : pageSize * 3 + ((seq - 2) % pageSize)) : last));
-      const batch = { seqLens, lastLoc };
+      const { batch, fitsAll } = decodeBatch(pageSize, drawn);
       const allocator = createAllocator({ sizeTokens: 64 * pageSize, kernelPageSize: pageSize, checks: true });
-      const expected = drawn.every((_, i) => fits((seqLens[i] as number) - 1, lastLoc[i] as number, pageSize));
-      if (!expected) {
+      if (!fitsAll) {
         expectRejected(allocator, () => allocator.allocDecode(batch), LastLocError, ['lastLoc']);
         return;
       }
@@ -47,19 +53,16 @@ describe('allocator-core:lastloc,fused-check', () => {
   );
 
   // allocDecode uses one of the two checked planners per page size; both are right at every power of two.
-  test.prop([kPageSize, fc.array(fc.tuple(kHeld.map((held) => held + 1), kLastLoc, fc.boolean()), { minLength: 1, maxLength: 40 })], { numRuns: 300 })(
+  test.prop([kPageSize, kDecodeRequests], { numRuns: 300 })(
     'decode: both checked planners miss exactly when some lastLoc does not fit, else lay out as the unchecked one',
     (pageSize, drawn) => {
-      const seqLens = Int32Array.from(drawn, ([seq]) => seq);
-      const lastLoc = Int32Array.from(drawn, ([seq, last, fit]) => (fit ? (seq === 1 ? -1 : pageSize * 3 + ((seq - 2) % pageSize)) : last));
-      const batch = { seqLens, lastLoc };
-      const expected = drawn.every((_, i) => fits((seqLens[i] as number) - 1, lastLoc[i] as number, pageSize));
+      const { batch, fitsAll } = decodeBatch(pageSize, drawn);
       const plain = new Int32Array(drawn.length);
       planDecodeInto(batch, pageSize, kFreePages, 0, plain);
       for (const plan of [planDecodeChecked, planDecodeCheckedByBranch]) {
         const out = new Int32Array(drawn.length);
-        expect(plan(batch, pageSize, kFreePages, 0, out) === 0, plan.name).toBe(expected);
-        if (expected) expect(Array.from(out), plan.name).toEqual(Array.from(plain));
+        expect(plan(batch, pageSize, kFreePages, 0, out) === 0, plan.name).toBe(fitsAll);
+        if (fitsAll) expect(Array.from(out), plan.name).toEqual(Array.from(plain));
       }
     },
   );
