@@ -14,8 +14,9 @@
  * The loops are `planExtendInto` / `planDecodeInto` with the check added, line for line on purpose:
  * the bench compares them with the unchecked planners, so they must do the same work otherwise.
  * The check is branch-free (the empty-row case is a select, not a branch, as V8 compiles it; a
- * branch or a sign mask cost more): misses are OR-ed into one word, and the caller finds the
- * exact request on the slow path (`BaseAllocator.verifyLastLocs`).
+ * branch or a sign mask cost more), except at page size 1, where it rides the planner's own
+ * page-start branch ({@link planDecodeCheckedByBranch}). Misses are OR-ed into one word, and the
+ * caller finds the exact request on the slow path (`BaseAllocator.verifyLastLocs`).
  *
  * @internal
  */
