@@ -110,11 +110,13 @@ export function compareReports(baseline: BenchReport, current: BenchReport, opti
   const curNames = new Set(current.benches.map((b) => b.name));
   const rows: CompareRow[] = [];
   const bootstrap = { ...(options.resamples === undefined ? {} : { resamples: options.resamples }), ...(options.seed === undefined ? {} : { seed: options.seed }) };
+  // Whether a ratio gates depends on the reports and on whether the bench is a GPU one: two answers, found once.
+  const ratioNoteOf = { cpu: ratiosDiffer(baseline, current, false), gpu: ratiosDiffer(baseline, current, true) };
   const ratioNotes = new Set<string>();
   for (const cur of current.benches) {
     const base = baseByName.get(cur.name);
     if (base === undefined) continue;
-    const ratioNote = ratiosDiffer(baseline, current, cur.package === 'gpu-kernels');
+    const ratioNote = ratioNoteOf[cur.package === 'gpu-kernels' ? 'gpu' : 'cpu'];
     if (ratioNote !== null) ratioNotes.add(ratioNote);
     const metrics: { metric: Metric; base: readonly number[]; cur: readonly number[]; gating: boolean }[] = [
       { metric: 'checks ratio', base: base.perRound.map((r) => r.ratio), cur: cur.perRound.map((r) => r.ratio), gating: ratioNote === null },
