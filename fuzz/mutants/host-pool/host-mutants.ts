@@ -51,11 +51,11 @@ export class EvictHostOrphans extends HiRadixCache {
 export class HostPoolUnchecked extends HostSlotPool {
   // The slot_used marks are still written, as the engine's are; only the checks are gone.
   protected override markFreed(indices: ArrayLike<number>): void {
-    for (let i = 0; i < indices.length; i++) (this.slotUsed as Uint8Array)[indices[i] as number] = 0;
+    for (let i = 0; i < indices.length; i++) this.slotUsed?.unset(indices[i] as number);
   }
 
   protected override markHandOut(start: number, n: number): void {
-    for (let i = start; i < start + n; i++) (this.slotUsed as Uint8Array)[this.listEntry(i)] = 1;
+    for (let i = start; i < start + n; i++) this.slotUsed?.set(this.listEntry(i));
   }
 }
 

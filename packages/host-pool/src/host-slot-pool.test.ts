@@ -322,12 +322,12 @@ describe('host-pool:slot-pool,mutant-hooks', () => {
   // Without the checks the marks are still made, as the engine's slot_used writes are.
   class NoFreeCheck extends ProbedHostSlotPool {
     protected override markFreed(indices: ArrayLike<number>): void {
-      for (let i = 0; i < indices.length; i++) (this.slotUsed as Uint8Array)[indices[i] as number] = 0;
+      for (let i = 0; i < indices.length; i++) this.slotUsed?.unset(indices[i] as number);
     }
   }
   class NoAllocCheck extends ProbedHostSlotPool {
     protected override markHandOut(start: number, n: number): void {
-      for (let i = start; i < start + n; i++) (this.slotUsed as Uint8Array)[this.listEntry(i)] = 1;
+      for (let i = start; i < start + n; i++) this.slotUsed?.set(this.listEntry(i));
     }
   }
   const config = { sizeTokens: 8, pageSize: 2, dcpSize: 1, checks: true } as const;

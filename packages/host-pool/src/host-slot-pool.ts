@@ -4,6 +4,7 @@ import { HostDoubleAllocError, HostDoubleFreeError } from './errors.js';
 import { assert } from './internal/assert.js';
 import { ReleaseList } from './internal/release-list.js';
 import { SlotList } from './internal/slot-list.js';
+import { UsedBits } from './internal/used-bits.js';
 import type { HostPool, HostSlotPoolConfig, HostSlotPoolInspection, ResolvedHostSlotPoolConfig } from './types.js';
 
 /**
@@ -28,8 +29,10 @@ import type { HostPool, HostSlotPoolConfig, HostSlotPoolInspection, ResolvedHost
  * Methods are protected rather than private so that `fuzz/mutants` can plant a bug in one step
  * by overriding one of them (the sizing rule, the run search, the used check on alloc or on free).
  *
- * The `slot_used` checks cost one read and one write of a byte per slot, in a single pass: a slot
- * is checked and marked together, and a refused call puts back the marks it made before it throws.
+ * The `slot_used` flags are a bit per slot ({@link UsedBits}), checked and flipped a run of
+ * consecutive slots at a time: a call reads and compares each slot once to find where its runs
+ * end, and flips a run's flags a word (32 slots) at a time. A refused call puts back the marks it
+ * made before it throws.
  */
 export class HostSlotPool implements HostPool {
   readonly config: ResolvedHostSlotPoolConfig;
@@ -53,9 +56,9 @@ export class HostSlotPool implements HostPool {
   protected readonly freeSlots: SlotList;
   // pending: chunks given back by free(), in release order, not yet in the free list.
   protected readonly pending: ReleaseList;
-  // slotUsed[s]: 1 while slot s is allocated, 0 otherwise (the engine's slot_used); null when checks are off.
+  // slotUsed: a bit per slot, set while the slot is allocated (the engine's slot_used); null when checks are off.
   // A slot named twice in one call meets its own mark the second time, so no dedupe array is needed.
-  protected readonly slotUsed: Uint8Array | null;
+  protected readonly slotUsed: UsedBits | null;
 
   /** @throws ConfigError naming the bad value (see {@link resolveHostSlotPoolConfig}). */
   constructor(config: HostSlotPoolConfig) {
@@ -73,7 +76,7 @@ export class HostSlotPool implements HostPool {
     this.logicalSize = this.size;
     this.freeSlots = new SlotList(this.size);
     this.pending = new ReleaseList(this.size);
-    this.slotUsed = this.checks ? new Uint8Array(this.size) : null;
+    this.slotUsed = this.checks ? new UsedBits(this.size) : null;
     this.clear();
   }
 
@@ -139,7 +142,7 @@ export class HostSlotPool implements HostPool {
   clear(): void {
     this.freeSlots.fillAscending(this.size);
     this.pending.clear();
-    if (this.slotUsed !== null) this.slotUsed.fill(0);
+    if (this.slotUsed !== null) this.slotUsed.clearAll();
   }
 
   /**
@@ -198,10 +201,12 @@ export class HostSlotPool implements HostPool {
     if (this.slotUsed === null) return;
     let usedCount = 0;
     for (let slot = 0; slot < this.size; slot++) {
-      const used = this.slotUsed[slot] as number;
-      assert(used === 0 || used === 1, `slotUsed[${slot}] is ${used}, not 0 or 1`);
-      assert(used === 0 || listed[slot] === 0, `slot ${slot} is allocated but sits in the free list or the pending chunks`);
-      usedCount += used;
+      const used = this.slotUsed.has(slot);
+      assert(!used || listed[slot] === 0, `slot ${slot} is allocated but sits in the free list or the pending chunks`);
+      if (used) usedCount++;
+    }
+    for (let slot = this.size; slot < 32 * this.slotUsed.words.length; slot++) {
+      assert(!this.slotUsed.has(slot) && ((this.slotUsed.words[slot >>> 5] as number) & (1 << (slot & 31))) === 0, `slotUsed has bit ${slot} set, past the pool's ${this.size} slots`);
     }
     assert(
       usedCount === this.size - this.availableSize(),
@@ -247,45 +252,25 @@ export class HostSlotPool implements HostPool {
    * so far, and `HostDoubleAllocError` names every such slot.
    */
   protected markHandOut(start: number, n: number): void {
-    const used = this.slotUsed as Uint8Array;
+    const used = this.slotUsed as UsedBits;
     const free = this.freeSlots;
-    const pending = this.pending.slots;
     // The range as two contiguous pieces: in the free list, then in the pending chunks.
     const freeEnd = Math.max(start, Math.min(start + n, free.count));
-    const buf = free.buf;
-    let i = start;
-    for (; i < freeEnd; i++) {
-      const slot = buf[free.head + i] as number;
-      if (used[slot] !== 0) break;
-      used[slot] = 1;
-    }
-    if (i === freeEnd) {
-      for (; i < start + n; i++) {
-        const slot = pending[i - free.count] as number;
-        if (used[slot] !== 0) break;
-        used[slot] = 1;
-      }
-    }
+    let i = used.setRuns(free.buf, free.head + start, free.head + freeEnd) - free.head;
+    if (i === freeEnd) i = used.setRuns(this.pending.slots, i - free.count, start + n - free.count) + free.count;
     if (i < start + n) this.refuseHandOut(start, i, n);
   }
 
   /**
    * Checks on: every naming goes from used to unused; a slot named twice meets its own mark and is
-   * freed twice. A slot outside the pool (its `used` byte reads `undefined`), unused or named twice
-   * puts back the marks made so far; then `SlotRangeError` or `HostDoubleFreeError` names every
-   * such slot.
+   * freed twice. A slot outside the pool, unused or named twice puts back the marks made so far;
+   * then \`SlotRangeError\` or \`HostDoubleFreeError\` names every such slot.
    */
   protected markFreed(indices: ArrayLike<number>): void {
     // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
     if (!(indices instanceof Int32Array)) this.checkSlots(indices);
-    const used = this.slotUsed as Uint8Array;
     const n = indices.length;
-    let i = 0;
-    for (; i < n; i++) {
-      const slot = indices[i] as number;
-      if (used[slot] !== 1) break;
-      used[slot] = 0;
-    }
+    const i = (this.slotUsed as UsedBits).clearRuns(indices, 0, n);
     if (i < n) this.refuseFree(indices, i);
   }
 
@@ -293,13 +278,13 @@ export class HostSlotPool implements HostPool {
 
   /** A refused hand-out: entries `[start, marked)` go back to unused; every bad entry is named. */
   private refuseHandOut(start: number, marked: number, n: number): never {
-    const used = this.slotUsed as Uint8Array;
-    for (let i = start; i < marked; i++) used[this.listEntry(i)] = 0;
+    const used = this.slotUsed as UsedBits;
+    for (let i = start; i < marked; i++) used.unset(this.listEntry(i));
     const met = new Set<number>();
     const bad: number[] = [];
     for (let i = start; i < start + n; i++) {
       const slot = this.listEntry(i);
-      if (used[slot] !== 0 || met.has(slot)) bad.push(slot);
+      if (used.has(slot) || met.has(slot)) bad.push(slot);
       met.add(slot);
     }
     assert(bad.length > 0, 'a hand-out was refused but every slot is unused once');
@@ -308,14 +293,14 @@ export class HostSlotPool implements HostPool {
 
   /** A refused free: namings `[0, marked)` go back to used; every bad slot or naming is named. */
   private refuseFree(indices: ArrayLike<number>, marked: number): never {
-    const used = this.slotUsed as Uint8Array;
-    for (let i = 0; i < marked; i++) used[indices[i] as number] = 1;
+    const used = this.slotUsed as UsedBits;
+    for (let i = 0; i < marked; i++) used.set(indices[i] as number);
     this.checkSlots(indices);
     const met = new Set<number>();
     const bad: number[] = [];
     for (let i = 0; i < indices.length; i++) {
       const slot = indices[i] as number;
-      if (used[slot] !== 1 || met.has(slot)) bad.push(slot);
+      if (!used.has(slot) || met.has(slot)) bad.push(slot);
       met.add(slot);
     }
     assert(bad.length > 0, 'a free was refused but every slot is used once');

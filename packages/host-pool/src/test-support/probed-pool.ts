@@ -10,7 +10,7 @@ export class ProbedHostSlotPool extends HostSlotPool {
   usedSlots(): number[] | null {
     if (this.slotUsed === null) return null;
     const slots: number[] = [];
-    for (let slot = 0; slot < this.size; slot++) if (this.slotUsed[slot] === 1) slots.push(slot);
+    for (let slot = 0; slot < this.size; slot++) if (this.slotUsed.has(slot)) slots.push(slot);
     return slots;
   }
 

@@ -1,0 +1,90 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { UsedBits } from './used-bits.js';
+
+// The bits against a plain boolean per slot. Sizes straddle word ends (31, 32, 33, 64, 95) so that
+// ranges start and end inside a word, on its edges, and cover whole words in the middle.
+const kSize = fc.constantFrom(1, 31, 32, 33, 64, 95, 130);
+
+const kRangeOp = fc.record({
+  set: fc.boolean(),
+  from: fc.nat(),
+  length: fc.nat(),
+});
+
+function flagged(bits: UsedBits): boolean[] {
+  return Array.from({ length: bits.size }, (_, slot) => bits.has(slot));
+}
+
+describe('host-pool:used-bits', () => {
+  test.prop([kSize, fc.array(kRangeOp, { maxLength: 40 })])('range ops change all or nothing, exactly as a flag per slot', (size, ops) => {
+    const bits = new UsedBits(size);
+    const model: boolean[] = new Array<boolean>(size).fill(false);
+    for (const { set, from, length } of ops) {
+      const first = from % size;
+      const n = 1 + (length % (size - first));
+      const range = model.slice(first, first + n);
+      const allowed = set ? range.every((v) => !v) : range.every((v) => v);
+      const done = set ? bits.setRangeIfClear(first, n) : bits.clearRangeIfSet(first, n);
+      expect(done).toBe(allowed);
+      if (allowed) model.fill(set, first, first + n);
+      expect(flagged(bits)).toEqual(model);
+    }
+    // Bits past the pool's last slot are never set.
+    for (let slot = size; slot < 32 * bits.words.length; slot++) expect(((bits.words[slot >>> 5] as number) >>> (slot & 31)) & 1).toBe(0);
+  });
+
+  // Pieces of consecutive slots, one after another (neighbours may join into one run), some
+  // reaching outside the pool, some repeating slots of earlier pieces.
+  const kPieces = fc.array(fc.record({ first: fc.integer({ min: -2, max: 131 }), length: fc.integer({ min: 1, max: 40 }) }), { maxLength: 8 });
+
+  test.prop([kSize, kPieces, kPieces])(
+    'setRuns / clearRuns stop at the first run that meets a bad slot, every run before it done',
+    (size, setPieces, clearPieces) => {
+      const bits = new UsedBits(size);
+      const model: boolean[] = new Array<boolean>(size).fill(false);
+      const toSlots = (pieces: { first: number; length: number }[]): Int32Array =>
+        Int32Array.from(pieces.flatMap(({ first, length }) => Array.from({ length }, (_, k) => Math.min(first, size + 1) + k)));
+      for (const [slots, set] of [
+        [toSlots(setPieces), true],
+        [toSlots(clearPieces), false],
+      ] as const) {
+        const stop = set ? bits.setRuns(slots, 0, slots.length) : bits.clearRuns(slots, 0, slots.length);
+        // The model walks the same runs.
+        let i = 0;
+        while (i < slots.length) {
+          const first = slots[i] as number;
+          let j = i + 1;
+          while (j < slots.length && slots[j] === first + (j - i)) j++;
+          const inPool = first >= 0 && first + (j - i) <= size;
+          if (!inPool || !model.slice(first, first + (j - i)).every((v) => v !== set)) break;
+          model.fill(set, first, first + (j - i));
+          i = j;
+        }
+        expect(stop).toBe(i);
+        expect(flagged(bits)).toEqual(model);
+      }
+    },
+  );
+
+  it('a run that crosses words flips them all, and a flagged slot in its middle refuses it whole', () => {
+    const bits = new UsedBits(100);
+    expect(bits.setRangeIfClear(60, 1)).toBe(true);
+    expect(bits.setRangeIfClear(10, 80)).toBe(false);
+    expect(flagged(bits).filter((v) => v)).toHaveLength(1);
+    expect(bits.setRangeIfClear(0, 60)).toBe(true);
+    expect(bits.setRangeIfClear(61, 39)).toBe(true);
+    expect(bits.words[0]).toBe(-1);
+    expect(bits.words[3]).toBe(0b1111);
+    expect(bits.clearRangeIfSet(1, 99)).toBe(true);
+    expect(flagged(bits).filter((v) => v)).toEqual([true]);
+    expect(bits.clearRangeIfSet(0, 2)).toBe(false);
+    expect(bits.has(0)).toBe(true);
+  });
+
+  it('reads a slot outside the pool as not flagged', () => {
+    const bits = new UsedBits(33);
+    bits.setRangeIfClear(0, 33);
+    expect([bits.has(-1), bits.has(33), bits.has(64), bits.has(2 ** 31)]).toEqual([false, false, false, false]);
+  });
+});
