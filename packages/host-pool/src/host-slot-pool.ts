@@ -4,6 +4,7 @@ import { HostDoubleAllocError, HostDoubleFreeError } from './errors.js';
 import { assert } from './internal/assert.js';
 import { ReleaseList } from './internal/release-list.js';
 import { SlotList } from './internal/slot-list.js';
+import { RunCopier } from './internal/run-copier.js';
 import { UsedBits } from './internal/used-bits.js';
 import type { HostPool, HostSlotPoolConfig, HostSlotPoolInspection, ResolvedHostSlotPoolConfig } from './types.js';
 
@@ -29,10 +30,11 @@ import type { HostPool, HostSlotPoolConfig, HostSlotPoolInspection, ResolvedHost
  * Methods are protected rather than private so that `fuzz/mutants` can plant a bug in one step
  * by overriding one of them (the sizing rule, the run search, the used check on alloc or on free).
  *
- * The `slot_used` flags are a bit per slot ({@link UsedBits}), checked and flipped a run of
- * consecutive slots at a time: a call reads and compares each slot once to find where its runs
- * end, and flips a run's flags a word (32 slots) at a time. A refused call puts back the marks it
- * made before it throws.
+ * The `slot_used` flags are a bit per slot (`UsedBits`), checked and flipped a run of consecutive
+ * slots at a time, a word (32 slots) per operation. The runs are noted in the copy the call makes
+ * anyway (`RunCopier`: alloc copies its slots out before the lists change, free copies them into
+ * the release list before recording the chunk). A refused call puts back the marks it made before
+ * it throws.
  */
 export class HostSlotPool implements HostPool {
   readonly config: ResolvedHostSlotPoolConfig;
@@ -59,6 +61,8 @@ export class HostSlotPool implements HostPool {
   // slotUsed: a bit per slot, set while the slot is allocated (the engine's slot_used); null when checks are off.
   // A slot named twice in one call meets its own mark the second time, so no dedupe array is needed.
   protected readonly slotUsed: UsedBits | null;
+  // copier: copies a call's slots and notes their runs of consecutive slots, for the checks; null when checks are off.
+  protected readonly copier: RunCopier | null;
 
   /** @throws ConfigError naming the bad value (see {@link resolveHostSlotPoolConfig}). */
   constructor(config: HostSlotPoolConfig) {
@@ -77,6 +81,7 @@ export class HostSlotPool implements HostPool {
     this.freeSlots = new SlotList(this.size);
     this.pending = new ReleaseList(this.size);
     this.slotUsed = this.checks ? new UsedBits(this.size) : null;
+    this.copier = this.checks ? new RunCopier(this.size) : null;
     this.clear();
   }
 
@@ -110,10 +115,18 @@ export class HostSlotPool implements HostPool {
     const start = this.findRunStart(n, listLength);
     assert(Number.isInteger(start), `run start ${start} is not an integer`);
     assert(start >= 0 && start + n <= listLength, `run [${start}, ${start + n}) lies outside the list of ${listLength}`);
-    if (this.checks) this.markHandOut(start, n);
-    if (merge) this.mergePending();
     const out = new Int32Array(n);
-    this.freeSlots.takeRange(start, n, out);
+    if (!this.checks) {
+      if (merge) this.mergePending();
+      this.freeSlots.takeRange(start, n, out);
+      return out;
+    }
+    // Checks on, the slots are copied out first (noting their runs in the same loop) and flagged
+    // from the copy; only then do the lists change.
+    this.copyEntries(start, n, out);
+    this.markHandOut(start, n, out);
+    if (merge) this.mergePending();
+    this.freeSlots.removeRange(start, n);
     return out;
   }
 
@@ -130,9 +143,16 @@ export class HostSlotPool implements HostPool {
   free(indices: ArrayLike<number>): number {
     const n = indices.length;
     if (n === 0) return 0;
-    if (this.checks) this.markFreed(indices);
-    this.pending.push(indices);
-    if (this.checks && this.availableSize() > this.size) {
+    if (!this.checks) {
+      this.pending.push(indices);
+      return n;
+    }
+    // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
+    if (!(indices instanceof Int32Array)) this.checkSlots(indices);
+    this.pending.stage(indices, this.copier as RunCopier);
+    this.markFreed(indices);
+    this.pending.commit(n);
+    if (this.availableSize() > this.size) {
       assert(false, `${this.availableSize()} slots available of ${this.size}: a slot was given back twice`);
     }
     return n;
@@ -251,26 +271,22 @@ export class HostSlotPool implements HostPool {
    * from unused to used, each once. A slot already used — or met twice — puts back the marks made
    * so far, and `HostDoubleAllocError` names every such slot.
    */
-  protected markHandOut(start: number, n: number): void {
-    const used = this.slotUsed as UsedBits;
-    const free = this.freeSlots;
-    // The range as two contiguous pieces: in the free list, then in the pending chunks.
-    const freeEnd = Math.max(start, Math.min(start + n, free.count));
-    let i = used.setRuns(free.buf, free.head + start, free.head + freeEnd) - free.head;
-    if (i === freeEnd) i = used.setRuns(this.pending.slots, i - free.count, start + n - free.count) + free.count;
-    if (i < start + n) this.refuseHandOut(start, i, n);
+  protected markHandOut(start: number, n: number, slots: Int32Array): void {
+    const { starts, runs } = this.copier as RunCopier;
+    const i = (this.slotUsed as UsedBits).setRuns(slots, n, starts, runs);
+    if (i < n) this.refuseHandOut(start, start + i, n);
   }
 
   /**
-   * Checks on: every naming goes from used to unused; a slot named twice meets its own mark and is
-   * freed twice. A slot outside the pool, unused or named twice puts back the marks made so far;
-   * then \`SlotRangeError\` or \`HostDoubleFreeError\` names every such slot.
+   * Checks on: every naming goes from used to unused, run by run as the copier noted them; a slot
+   * named twice meets its own mark and is freed twice. A slot outside the pool, unused or named
+   * twice puts back the marks made so far; then \`SlotRangeError\` or \`HostDoubleFreeError\` names
+   * every such slot.
    */
   protected markFreed(indices: ArrayLike<number>): void {
-    // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
-    if (!(indices instanceof Int32Array)) this.checkSlots(indices);
     const n = indices.length;
-    const i = (this.slotUsed as UsedBits).clearRuns(indices, 0, n);
+    const { starts, runs } = this.copier as RunCopier;
+    const i = (this.slotUsed as UsedBits).clearRuns(indices, n, starts, runs);
     if (i < n) this.refuseFree(indices, i);
   }
 
@@ -308,6 +324,20 @@ export class HostSlotPool implements HostPool {
   }
 
   // ---- shared mechanics ------------------------------------------------------------------------
+
+  /**
+   * Checks on: entries `[start, start + n)` of the free list followed by the pending chunks into
+   * `out`, without merging them, through the copier (which notes their runs).
+   */
+  protected copyEntries(start: number, n: number, out: Int32Array): void {
+    const free = this.freeSlots;
+    const copier = this.copier as RunCopier;
+    // The range as two contiguous pieces: in the free list, then in the pending chunks.
+    const inFree = Math.max(0, Math.min(start + n, free.count) - start);
+    copier.begin();
+    copier.copy(free.buf, free.head + start, out, 0, inFree);
+    copier.copy(this.pending.slots, start + inFree - free.count, out, inFree, n - inFree);
+  }
 
   /** Entry `i` of the free list followed by the pending chunks, without merging them. */
   protected listEntry(i: number): number {

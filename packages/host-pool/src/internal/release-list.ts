@@ -1,3 +1,5 @@
+import type { RunCopier } from './run-copier.js';
+
 /**
  * The chunks given back by `free` and not yet merged into the free list (the engine's
  * `release_slots`), stored flat in release order: chunk `c` is `slots[ends[c − 1], ends[c])`
@@ -26,6 +28,23 @@ export class ReleaseList {
     const n = indices.length;
     if (this.count + n > this.slots.length) this.grow(this.count + n);
     for (let i = 0; i < n; i++) this.slots[this.count + i] = indices[i] as number;
+    this.count += n;
+    this.ends[this.chunkCount++] = this.count;
+  }
+
+  /**
+   * Copies `indices` (at least one slot) after the last chunk without recording it yet (see
+   * {@link commit}), through `copier`, which notes its runs of consecutive slots.
+   */
+  stage(indices: ArrayLike<number>, copier: RunCopier): void {
+    const n = indices.length;
+    if (this.count + n > this.slots.length) this.grow(this.count + n);
+    copier.begin();
+    copier.copy(indices, 0, this.slots, this.count, n);
+  }
+
+  /** Records the `n` slots {@link stage} copied as the newest chunk. */
+  commit(n: number): void {
     this.count += n;
     this.ends[this.chunkCount++] = this.count;
   }

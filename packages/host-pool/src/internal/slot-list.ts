@@ -35,6 +35,12 @@ export class SlotList {
   takeRange(offset: number, n: number, out: Int32Array): void {
     const start = this.head + offset;
     for (let i = 0; i < n; i++) out[i] = this.buf[start + i] as number;
+    this.removeRange(offset, n);
+  }
+
+  /** Removes entries `[offset, offset + n)`, keeping the order of the rest. */
+  removeRange(offset: number, n: number): void {
+    const start = this.head + offset;
     const after = this.count - offset - n;
     if (offset <= after) {
       // The entries before the run move forward over it.

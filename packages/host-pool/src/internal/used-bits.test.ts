@@ -1,5 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+import { RunCopier } from './run-copier.js';
 import { UsedBits } from './used-bits.js';
 
 // The bits against a plain boolean per slot. Sizes straddle word ends (31, 32, 33, 64, 95) so that
@@ -49,13 +50,17 @@ describe('host-pool:used-bits', () => {
         [toSlots(setPieces), true],
         [toSlots(clearPieces), false],
       ] as const) {
-        const stop = set ? bits.setRuns(slots, 0, slots.length) : bits.clearRuns(slots, 0, slots.length);
+        const copier = new RunCopier(slots.length);
+        copier.begin();
+        copier.copy(slots, 0, new Int32Array(slots.length), 0, slots.length);
+        const n = slots.length;
+        const stop = set ? bits.setRuns(slots, n, copier.starts, copier.runs) : bits.clearRuns(slots, n, copier.starts, copier.runs);
         // The model walks the same runs.
         let i = 0;
-        while (i < slots.length) {
+        while (i < n) {
           const first = slots[i] as number;
           let j = i + 1;
-          while (j < slots.length && slots[j] === first + (j - i)) j++;
+          while (j < n && slots[j] === first + (j - i)) j++;
           const inPool = first >= 0 && first + (j - i) <= size;
           if (!inPool || !model.slice(first, first + (j - i)).every((v) => v !== set)) break;
           model.fill(set, first, first + (j - i));

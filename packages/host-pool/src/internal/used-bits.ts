@@ -1,3 +1,7 @@
+/** A word of slots all flagged, or all not. */
+const kFlagged = -1;
+const kUnflagged = 0;
+
 /**
  * The engine's `slot_used` flags as one bit per slot: bit `s & 31` of `words[s >>> 5]` is set
  * while slot `s` is allocated.
@@ -6,16 +10,13 @@
  * slots (whole pages, found by the run search), and a run's flags are then a few whole words.
  * Checking and flipping them costs one word operation per 32 slots instead of a byte read and
  * write per slot, which was the whole of the checks' cost (a byte loop ran +8–20% on the
- * alloc/free cycle at page 512). Slots that do not form a run still go bit by bit.
+ * alloc/free cycle at page 512). A slot that is not in a run is a run of one.
  *
- * Every method that changes bits either changes all it was asked to or none (it checks first).
+ * A range is flipped whole or not at all (it is checked first); the run methods stop at the first
+ * run they refuse, every run before it done.
  *
  * @internal
  */
-/** A word of slots all flagged, or all not. */
-const kFlagged = -1;
-const kUnflagged = 0;
-
 export class UsedBits {
   readonly words: Int32Array;
 
@@ -51,30 +52,28 @@ export class UsedBits {
   }
 
   /**
-   * Flags the slots `src[from, to)`, cut into runs of consecutive slots, a run at a time.
+   * Flags `slots[0, n)`, given as runs of consecutive slots that start at `starts[0, runs)` (see
+   * `copyNotingRuns`), a run at a time.
    *
-   * @returns `to` when all were flagged; otherwise the index of the first slot of the run that
+   * @returns `n` when all were flagged; otherwise the index of the first slot of the run that
    *   holds a flagged slot or one outside the pool (slots before it are flagged, the rest untouched).
    */
-  setRuns(src: ArrayLike<number>, from: number, to: number): number {
-    return this.flipRuns(src, from, to, kUnflagged);
+  setRuns(slots: ArrayLike<number>, n: number, starts: Int32Array, runs: number): number {
+    return this.flipRuns(slots, n, starts, runs, kUnflagged);
   }
 
-  /** {@link setRuns} the other way: unflags `src[from, to)` run by run while every slot is flagged. */
-  clearRuns(src: ArrayLike<number>, from: number, to: number): number {
-    return this.flipRuns(src, from, to, kFlagged);
+  /** {@link setRuns} the other way: unflags the runs while every slot of each is flagged. */
+  clearRuns(slots: ArrayLike<number>, n: number, starts: Int32Array, runs: number): number {
+    return this.flipRuns(slots, n, starts, runs, kFlagged);
   }
 
-  private flipRuns(src: ArrayLike<number>, from: number, to: number, was: number): number {
-    let i = from;
-    while (i < to) {
-      const first = src[i] as number;
-      let j = i + 1;
-      while (j < to && src[j] === first + (j - i)) j++;
-      if (!this.flipRange(first, j - i, was)) return i;
-      i = j;
+  private flipRuns(slots: ArrayLike<number>, n: number, starts: Int32Array, runs: number, was: number): number {
+    for (let r = 0; r < runs; r++) {
+      const at = starts[r] as number;
+      const end = r + 1 < runs ? (starts[r + 1] as number) : n;
+      if (!this.flipRange(slots[at] as number, end - at, was)) return at;
     }
-    return to;
+    return n;
   }
 
   /**
