@@ -32,7 +32,7 @@ export const kPageQueued = 2;
 export const kPageReserved = 3;
 
 /** The low two bits of a page's tag hold its state; the rest, the stamp of the last call that met it. */
-const kStateBits = 2;
+export const kStateBits = 2;
 const kStateMask = (1 << kStateBits) - 1;
 /** Stamps stay below 2^29 so that `stamp << 2 | state` is a non-negative int32. */
 const kStampMax = (1 << (31 - kStateBits)) - 1;
@@ -481,9 +481,13 @@ export abstract class BaseAllocator implements PageAllocator {
     const { pageSize, pageShift, tag, scratch } = this;
     const met = this.nextStamp() << kStateBits;
     let k = 0;
+    // prev: the page of the slot before; a row gives back page after page, so most slots repeat it.
+    let prev = -1;
     for (let i = 0; i < n; i++) {
       const slot = indices[i] as number;
       const page = pageShift >= 0 ? slot >>> pageShift : Math.floor(slot / pageSize);
+      if (page === prev) continue;
+      prev = page;
       if (tag[page] === met) continue;
       tag[page] = met;
       scratch[k++] = page;
@@ -504,9 +508,12 @@ export abstract class BaseAllocator implements PageAllocator {
     const met = this.nextStamp() << kStateBits;
     // Pass 1, per slot: the unchecked dedupe, stamping each page and keeping its state bits.
     let k = 0;
+    let prev = -1;
     for (let i = 0; i < n; i++) {
       const slot = indices[i] as number;
       const page = pageShift >= 0 ? slot >>> pageShift : Math.floor(slot / pageSize);
+      if (page === prev) continue;
+      prev = page;
       const t = tag[page] as number;
       if ((t & ~kStateMask) === met) continue;
       tag[page] = met | (t & kStateMask);
@@ -805,7 +812,7 @@ export abstract class BaseAllocator implements PageAllocator {
   }
 
   /** The next call's stamp; at the limit every stamp is cleared (states kept). */
-  private nextStamp(): number {
+  protected nextStamp(): number {
     if (this.stamp === kStampMax) {
       for (let page = 0; page <= this.numPages; page++) this.tag[page] = (this.tag[page] as number) & kStateMask;
       this.stamp = 0;

@@ -1,4 +1,4 @@
-import { BaseAllocator, kPageFree, kPageHeld, kPageQueued, kPageReserved } from './base-allocator.js';
+import { BaseAllocator, kPageFree, kPageHeld, kPageQueued, kPageReserved, kStateBits } from './base-allocator.js';
 import { ConfigError, StateError } from './errors.js';
 import { assert } from './internal/assert.js';
 import type { AllocatorConfig, FreeSegment } from './types.js';
@@ -114,6 +114,24 @@ export class TokenAllocator extends BaseAllocator {
 
   protected override fillPagesChecked(out: Int32Array, pageCount: number): void {
     this.fillPages(out, pageCount);
+  }
+
+  /**
+   * Checks off: {@link BaseAllocator.collectFree} without its skip of a slot in the same page as
+   * the one before: at page size 1 every slot is its own page, so there is nothing to skip.
+   */
+  protected override collectFree(indices: ArrayLike<number>, n: number): number {
+    const { pageSize, pageShift, tag, scratch } = this;
+    const met = this.nextStamp() << kStateBits;
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      const slot = indices[i] as number;
+      const page = pageShift >= 0 ? slot >>> pageShift : Math.floor(slot / pageSize);
+      if (tag[page] === met) continue;
+      tag[page] = met;
+      scratch[k++] = page;
+    }
+    return k;
   }
 
   protected override collectFreeChecked(indices: ArrayLike<number>, n: number): number {
