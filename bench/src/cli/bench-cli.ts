@@ -14,9 +14,9 @@ import { gpuCases, type GpuCase } from '../gpu-kernels/gpu-cases.js';
 import { addGpuSection } from '../gpu-kernels/gpu-report.js';
 import { runGpuRounds, type GpuOutcome, type GpuRunOptions } from '../gpu-kernels/gpu-rounds.js';
 import { allCases, matchesFilter, type BenchCase } from '../harness/bench-files.js';
-import { kFullSettings, kQuickSettings, type RunSettings } from '../harness/measure-settings.js';
+import { kFullSettings, kQuickSettings, type Layout, type RunSettings } from '../harness/measure-settings.js';
 import { detectPinning, type Pinning } from '../harness/pinning.js';
-import { bundleChildren } from '../harness/child-bundles.js';
+import { childBundleDirFor, prepareChildren } from '../harness/child-bundles.js';
 import { kBenchDir, startChild } from '../harness/spawn-child.js';
 import type { ChildPort, ChildStart } from '../harness/child-protocol.js';
 import { buildReport, machineContext, type BenchReport } from '../report/bench-report.js';
@@ -67,6 +67,12 @@ Options:
                       JIT state is its own and a --filter run measures it as the full run does;
                       file: every case of a file in file order (fewer process starts, but a
                       case's ratio then depends on the cases run before it)
+  --layout bundle|modules
+                      how a child loads the code (default bundle): one esbuild bundle of the
+                      bench file and the packages' sources; modules: the packages as separate
+                      ES modules from their tsc-built dist/, as an installed package is loaded
+                      (built first); V8 compiles the two differently, and some ratios move by
+                      up to 0.1 between them
   --aa                A/A calibration: run the checks-on child with checks off too; every
                       ratio should then pass with an interval around 1 (tests the harness)
   --rounds-min N      rounds before a decided bench stops (default: quick ${kQuickSettings.rounds.roundsMin}, full ${kFullSettings.rounds.roundsMin})
@@ -115,6 +121,7 @@ function parseCli(argv: readonly string[], io: CliIo): BenchOptions | 'help' {
         aa: { type: 'boolean', default: false },
         gpu: { type: 'boolean', default: false },
         isolation: { type: 'string' },
+        layout: { type: 'string' },
         'rounds-min': { type: 'string' },
         'rounds-max': { type: 'string' },
         budget: { type: 'string' },
@@ -140,8 +147,10 @@ function parseCli(argv: readonly string[], io: CliIo): BenchOptions | 'help' {
   if (v.json === '') throw new UsageError('--json needs a file name');
   const isolation = v.isolation ?? base.isolation;
   if (isolation !== 'case' && isolation !== 'file') throw new UsageError(`--isolation ${isolation} is not case or file`);
+  const layout = v.layout ?? base.layout;
+  if (layout !== 'bundle' && layout !== 'modules') throw new UsageError(`--layout ${layout} is not bundle or modules`);
   return {
-    settings: { ...base, isolation, rounds: { roundsMin, roundsMax, budgetSeconds: budget } },
+    settings: { ...base, isolation, layout, rounds: { roundsMin, roundsMax, budgetSeconds: budget } },
     json: v.json === undefined ? kJsonPathDefault : resolve(io.baseDir, v.json),
     filter: v.filter ?? null,
     list: v.list,
@@ -198,7 +207,7 @@ export function summaryLine(report: BenchReport, jsonShown: string): string {
   const s = report.summary;
   const pin = report.machine.taskset.used ? `pinned to cpu ${String(report.machine.taskset.cpu)}` : 'not pinned';
   return (
-    `bench${report.mode === 'quick' ? ' --quick' : ''}${report.aa ? ' --aa' : ''}: ${s.benches} ${s.benches === 1 ? 'bench' : 'benches'}, ${report.rounds} ${report.rounds === 1 ? 'round' : 'rounds'}, ${report.children} children (${pin}${report.retries > 0 ? `, ${report.retries} disturbed slices retimed` : ''}) in ${report.elapsedSeconds.toFixed(1)}s — ` +
+    `bench${report.mode === 'quick' ? ' --quick' : ''}${report.aa ? ' --aa' : ''}${report.settings.layout === 'modules' ? ' --layout modules' : ''}: ${s.benches} ${s.benches === 1 ? 'bench' : 'benches'}, ${report.rounds} ${report.rounds === 1 ? 'round' : 'rounds'}, ${report.children} children (${pin}${report.retries > 0 ? `, ${report.retries} disturbed slices retimed` : ''}) in ${report.elapsedSeconds.toFixed(1)}s — ` +
     `${s.pass} pass, ${s.fail} fail, ${s.inconclusive} inconclusive at margin ${pct(report.settings.margin)}` +
     `${s.measuringNothing > 0 ? `, ${s.measuringNothing} measuring nothing` : ''}${gpuSummary(report)}; wrote ${jsonShown}`
   );
@@ -214,16 +223,16 @@ function gpuSummary(report: BenchReport): string {
 }
 
 export interface BenchCliDeps {
-  /** Starts one child; tests replace it with a synthetic one. */
-  readonly startChild: (start: ChildStart, pinning: Pinning) => Promise<ChildPort>;
-  /** Readies the children of these bench files before the rounds (bundles them); tests leave it out. */
-  readonly prepareChildren?: (files: readonly string[]) => Promise<void>;
+  /** Starts one child from the bundles in `bundleDir`; tests replace it with a synthetic one. */
+  readonly startChild: (start: ChildStart, pinning: Pinning, bundleDir: string) => Promise<ChildPort>;
+  /** Readies the children of these bench files before the rounds (bundles them in the layout); tests leave it out. */
+  readonly prepareChildren?: (files: readonly string[], layout: Layout) => Promise<void>;
   readonly detectPinning: (cpu: number | null) => Pinning;
   /** Runs the GPU group (`--gpu`); tests may shrink or replace it. */
   readonly runGpu?: (cases: readonly GpuCase[], options: GpuRunOptions) => Promise<GpuOutcome>;
 }
 
-const kRealDeps: BenchCliDeps = { startChild, prepareChildren: bundleChildren, detectPinning };
+const kRealDeps: BenchCliDeps = { startChild, prepareChildren, detectPinning };
 
 /** Runs the CLI; returns the exit status. */
 export async function benchMain(argv: readonly string[], io: CliIo, deps: BenchCliDeps = kRealDeps): Promise<number> {
@@ -273,7 +282,9 @@ export async function benchMain(argv: readonly string[], io: CliIo, deps: BenchC
   let outcome: AbOutcome = { cases: [], roundsRun: 0, elapsedSeconds: 0, stopReason: 'decided', children: 0, retries: 0 };
   let gpuOutcome: GpuOutcome | null = null;
   try {
-    if (cases.length > 0) await deps.prepareChildren?.([...new Set(cases.map((c) => c.file))]);
+    const layout = options.settings.layout;
+    if (cases.length > 0 && layout === 'modules' && deps.prepareChildren !== undefined) io.err('--layout modules: building the packages (tsc) and bundling the bench files without them\n');
+    if (cases.length > 0) await deps.prepareChildren?.([...new Set(cases.map((c) => c.file))], layout);
     if (cases.length > 0) outcome = await runAbRounds(cases, {
       settings: options.settings,
       pinning,
@@ -281,7 +292,7 @@ export async function benchMain(argv: readonly string[], io: CliIo, deps: BenchC
       margin: options.margin,
       resamples: options.resamples,
       aa: options.aa,
-      startChild: deps.startChild,
+      startChild: (start, pin) => deps.startChild(start, pin, childBundleDirFor(layout)),
       onProgress: (p) =>
         progress.update(
           () =>

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { GpuCase } from '../gpu-kernels/gpu-cases.js';
 import type { GpuOutcome } from '../gpu-kernels/gpu-rounds.js';
+import { childBundleDirFor } from '../harness/child-bundles.js';
 import type { Pinning } from '../harness/pinning.js';
 import { syntheticReport, syntheticRounds } from '../test-support/synthetic.js';
 import { syntheticChildren } from '../test-support/synthetic-child.js';
@@ -27,7 +28,7 @@ const lastLine = (s: string): string => s.trim().split('\n').at(-1) ?? '';
 
 describe('bench:cli,bench', () => {
   it('bad usage exits 2 with the reason on stderr', async () => {
-    for (const argv of [['--bogus'], ['--margin', '3'], ['--rounds-min', '9', '--rounds-max', '3'], ['--cpu', '1', '--no-pin'], ['--resamples', '5'], ['--filter', 'no-such-bench'], ['--isolation', 'process']]) {
+    for (const argv of [['--bogus'], ['--margin', '3'], ['--rounds-min', '9', '--rounds-max', '3'], ['--cpu', '1', '--no-pin'], ['--resamples', '5'], ['--filter', 'no-such-bench'], ['--isolation', 'process'], ['--layout', 'tsx']]) {
       const io = captureIo();
       expect(await benchMain(argv, io), argv.join(' ')).toBe(2);
       expect(io.stderr()).toMatch(/^pnpm bench: /);
@@ -72,6 +73,31 @@ describe('bench:cli,bench', () => {
     expect(lastLine(io.stdout())).toMatch(/ 2 benches, 5 rounds, 10 children /);
     expect(children.starts.every((s) => s.cases.length === 2)).toBe(true);
     expect((JSON.parse(readFileSync(json, 'utf8')) as { settings: { isolation: string } }).settings.isolation).toBe('file');
+  });
+
+  it('--layout modules readies the children in that layout, starts them from its folder, and says so in the report', async () => {
+    const json = tmp('run.json');
+    const io = captureIo();
+    const children = syntheticChildren(() => 1);
+    const prepared: string[] = [];
+    const dirs = new Set<string>();
+    const status = await benchMain(['--quick', '--filter', 'host-pool', '--layout', 'modules', '--json', json, '--resamples', '2000'], io, {
+      startChild: (start, _pinning, bundleDir) => {
+        dirs.add(bundleDir);
+        return children.start(start);
+      },
+      prepareChildren: async (files, layout) => {
+        prepared.push(`${layout}: ${files.join(' ')}`);
+      },
+      detectPinning: noPin,
+    });
+    expect(status, io.stderr()).toBe(0);
+    expect(prepared).toEqual(['modules: host-pool/alloc-free.bench.ts']);
+    expect([...dirs]).toEqual([childBundleDirFor('modules')]);
+    expect(childBundleDirFor('modules')).not.toBe(childBundleDirFor('bundle'));
+    expect(io.stderr()).toMatch(/--layout modules: building the packages/);
+    expect(lastLine(io.stdout())).toMatch(/^bench --quick --layout modules: 2 benches/);
+    expect((JSON.parse(readFileSync(json, 'utf8')) as { settings: { layout: string } }).settings.layout).toBe('modules');
   });
 
   it('exits 1 and names the check when it costs more than the margin', async () => {

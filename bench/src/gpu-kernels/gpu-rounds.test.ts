@@ -10,7 +10,7 @@ import { addGpuSection } from './gpu-report.js';
 import { runGpuRounds, type GpuOutcome } from './gpu-rounds.js';
 
 /** A tiny run: one slice per variant of a couple of milliseconds, two rounds. */
-const kTinySettings: RunSettings = { mode: 'quick', isolation: 'case', measure: { warmupMs: 2, sliceMs: 2, slices: 1 }, rounds: { roundsMin: 2, roundsMax: 2, budgetSeconds: 60 } };
+const kTinySettings: RunSettings = { mode: 'quick', isolation: 'case', layout: 'bundle', measure: { warmupMs: 2, sliceMs: 2, slices: 1 }, rounds: { roundsMin: 2, roundsMax: 2, budgetSeconds: 60 } };
 const kJudging = { margin: 0.03, resamples: 1_000, seed: 7 };
 
 function tinyCases(): ReturnType<typeof gpuCases> {

@@ -46,9 +46,19 @@ export interface RoundSettings {
  */
 export type Isolation = 'case' | 'file';
 
+/**
+ * How a child loads the code it measures. `bundle`: one esbuild bundle of the bench file with the
+ * packages' sources (quick to start). `modules`: the bench file bundled alone, the packages
+ * imported as separate ES modules from their tsc-built `dist/`, as an installed package is (the
+ * run builds them first). V8 compiles the two differently: a case's ratio moved by up to 0.1
+ * between them, either way (bench/README.md, "What the bundle changes").
+ */
+export type Layout = 'bundle' | 'modules';
+
 export interface RunSettings {
   readonly mode: 'quick' | 'full';
   readonly isolation: Isolation;
+  readonly layout: Layout;
   readonly measure: MeasureSettings;
   readonly rounds: RoundSettings;
 }
@@ -57,6 +67,7 @@ export interface RunSettings {
 export const kQuickSettings: RunSettings = {
   mode: 'quick',
   isolation: 'case',
+  layout: 'bundle',
   measure: { warmupMs: 80, sliceMs: 20, slices: 3 },
   rounds: { roundsMin: 5, roundsMax: 10, budgetSeconds: 100 },
 };
@@ -65,6 +76,7 @@ export const kQuickSettings: RunSettings = {
 export const kFullSettings: RunSettings = {
   mode: 'full',
   isolation: 'case',
+  layout: 'bundle',
   measure: { warmupMs: 150, sliceMs: 50, slices: 6 },
   rounds: { roundsMin: 10, roundsMax: 40, budgetSeconds: 840 },
 };

@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { casesOfFile } from './bench-files.js';
@@ -32,6 +33,26 @@ describe('bench:harness,child', () => {
       } finally {
         await child.close();
       }
+    }
+  });
+
+  it('in the modules layout the child imports the packages from their dist/ and times its case', async () => {
+    // The packages' dist/ is built before the bench tests run (turbo: test depends on ^build).
+    const dir = `${kDir}modules/`;
+    await bundleChildren([kFile], dir, 'modules');
+    const bundled = readFileSync(join(dir, 'host-pool.alloc-free.mjs'), 'utf8');
+    expect(bundled).toMatch(/from "@kvfuzz\/host-pool"/);
+    expect(bundled).not.toContain('class HostSlotPool');
+    const [c] = await casesOfFile(kFile, true);
+    if (c === undefined) throw new Error(`${kFile} has no quick case`);
+    const start: ChildStart = { file: kFile, variant: 'checks-on', cases: [{ name: c.name, pairIndex: c.pairIndex, pointIndex: c.pointIndex }], warmupMs: 5, aa: false };
+    const child = await startChild(start, noPin, dir);
+    try {
+      expect(child.checks).toBe(true);
+      await child.setup(0);
+      expect((await child.measure(0, 5)).p50Ns).toBeGreaterThan(10 * child.empty.p50Ns);
+    } finally {
+      await child.close();
     }
   });
 

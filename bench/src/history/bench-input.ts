@@ -13,9 +13,11 @@ import type { HistoryMachine, HistoryRatio, HistoryRecord } from './types.js';
 const kVerdicts: readonly Verdict[] = ['pass', 'fail', 'inconclusive'];
 /** The isolations a run may have used (bench/README.md, "How a run works" 2). */
 export const kIsolations = ['case', 'file'] as const;
+/** The layouts a run may have used (bench/README.md, "How a run works" 2). */
+export const kLayouts = ['bundle', 'modules'] as const;
 
 /** The record fields a bench report supplies. */
-export type BenchPart = Pick<HistoryRecord, 'benchCreatedAt' | 'mode' | 'filter' | 'isolation' | 'margin' | 'confidence' | 'machine' | 'ratios'>;
+export type BenchPart = Pick<HistoryRecord, 'benchCreatedAt' | 'mode' | 'filter' | 'isolation' | 'layout' | 'margin' | 'confidence' | 'machine' | 'ratios'>;
 
 /** Reads one ratio entry: positive numbers with `ciLow ≤ ratio ≤ ciHigh`, and `metric` / `informational` when present. */
 export function readRatio(f: JsonFields, value: unknown, path: string): HistoryRatio {
@@ -73,6 +75,8 @@ export function benchPart(input: InputDocument): BenchPart {
     filter: f.stringOrNull(d['filter'], 'filter'),
     // A report written before the setting existed ran every case of a file in one pair of children.
     isolation: f.oneOf(settings['isolation'] ?? 'file', 'settings.isolation', kIsolations),
+    // Recorded only when the report says: before the setting, children ran the bundle or tsx.
+    ...(settings['layout'] === undefined ? {} : { layout: f.oneOf(settings['layout'], 'settings.layout', kLayouts) }),
     margin: f.number(settings['margin'], 'settings.margin', 'non-negative'),
     confidence: f.number(settings['confidence'], 'settings.confidence', 'positive'),
     machine: readMachine(f, d['machine']),

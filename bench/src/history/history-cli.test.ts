@@ -73,6 +73,20 @@ describe('bench:history,add', () => {
     expect(run(dir, ['list']).status).toBe(0);
   });
 
+  it('records how the run loaded the code when the report says, and refuses a layout it does not know', () => {
+    const dir = workspace();
+    expect(run(dir, ['add', '--bench', 'bench.json'], deps(fakeCommit('a', 1))).status).toBe(0);
+    const bench = fixtureBenchReport([['pkg:op:a 1×1', 1.0]]);
+    writeFileSync(join(dir, 'modules.json'), JSON.stringify({ ...bench, settings: { ...(bench['settings'] as object), layout: 'modules' } }));
+    expect(run(dir, ['add', '--bench', 'modules.json'], deps(fakeCommit('b', 2))).status).toBe(0);
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ ...bench, settings: { ...(bench['settings'] as object), layout: 'tsx' } }));
+    const bad = run(dir, ['add', '--bench', 'bad.json'], deps(fakeCommit('c', 3)));
+    expect(bad.status).toBe(2);
+    expect(bad.err).toMatch(/settings\.layout/);
+    expect(historyLines(dir).map((l) => (JSON.parse(l) as HistoryRecord).layout)).toEqual([undefined, 'modules']);
+    expect(run(dir, ['list']).status).toBe(0);
+  });
+
   it('keeps a ratio\'s metric and informational flag when the report has them', () => {
     const dir = workspace();
     const bench = fixtureBenchReport([['pkg:op:a 1×1', 1.0], ['gpu:free:batch 64', 0.5]]);

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { kIsolations, readRatios } from './bench-input.js';
+import { kIsolations, kLayouts, readRatios } from './bench-input.js';
 import { fuzzRun, readFuzzTarget } from './fuzz-input.js';
 import type { JsonFields } from './json-fields.js';
 import { readMutants } from './kill-table-input.js';
@@ -60,6 +60,7 @@ export function parseHistoryRecord(f: JsonFields, doc: unknown): HistoryRecord {
     mode: f.oneOf(d['mode'], 'mode', ['quick', 'full'] as const),
     filter: f.stringOrNull(d['filter'], 'filter'),
     ...(d['isolation'] === undefined ? {} : { isolation: f.oneOf(d['isolation'], 'isolation', kIsolations) }),
+    ...(d['layout'] === undefined ? {} : { layout: f.oneOf(d['layout'], 'layout', kLayouts) }),
     margin: f.number(d['margin'], 'margin', 'non-negative'),
     confidence: f.number(d['confidence'], 'confidence', 'positive'),
     machine: {

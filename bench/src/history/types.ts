@@ -110,6 +110,12 @@ export interface HistoryRecord {
    * before then lack the field. A ratio may step between the two (bench/README.md, "Children").
    */
   readonly isolation?: 'case' | 'file';
+  /**
+   * How the run's children loaded the code (bench/1 `settings.layout`): one bundle, or the
+   * packages as separate modules. Absent for runs from before the setting. A ratio may step by up
+   * to 0.1 between the two (bench/README.md, "What the bundle changes").
+   */
+  readonly layout?: 'bundle' | 'modules';
   /** Non-inferiority margin of the verdicts (0.03: a ratio's CI must stay below 1.03). */
   readonly margin: number;
   readonly confidence: number;

@@ -13,7 +13,7 @@ import { kConfidence } from '../stats/bootstrap.js';
 import type { Verdict } from '../stats/verdict.js';
 import { judgeCase, kCpuShareMin, kDisturbedRetriesMax, type AbOutcome } from '../harness/ab-rounds.js';
 import type { ArgValue, VariantId } from '../harness/bench-pair.js';
-import { kBatchSamples, kBatchThresholdNs, type Isolation, type RunSettings } from '../harness/measure-settings.js';
+import { kBatchSamples, kBatchThresholdNs, type Isolation, type Layout, type RunSettings } from '../harness/measure-settings.js';
 import type { Pinning } from '../harness/pinning.js';
 import type { GpuTiming } from '../gpu-kernels/gpu-timer.js';
 
@@ -157,6 +157,8 @@ export interface BenchReport {
     readonly center: 'median';
     /** What one pair of children held: one case, or every case of a file (see `Isolation`). Absent in reports before 2026-11-29, which ran `file`. */
     readonly isolation?: Isolation;
+    /** How the children loaded the code (see `Layout`). Absent in reports before 2026-11-29 (evening), which ran `bundle` or, earlier still, tsx from source. */
+    readonly layout?: Layout;
     readonly roundsMin: number;
     readonly roundsMax: number;
     readonly budgetSeconds: number;
@@ -286,6 +288,7 @@ export function buildReport(input: ReportInput): BenchReport {
       seed,
       center: 'median',
       isolation: settings.isolation,
+      layout: settings.layout,
       roundsMin: settings.rounds.roundsMin,
       roundsMax: settings.rounds.roundsMax,
       budgetSeconds: settings.rounds.budgetSeconds,

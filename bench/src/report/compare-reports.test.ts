@@ -55,6 +55,19 @@ describe('bench:compare,test', () => {
     expect(across.regressions.map((r) => r.metric)).not.toContain('checks ratio');
   });
 
+  it('a checks ratio does not gate across layouts: reports without one ran the bundle', () => {
+    const worse = syntheticReport([{ name: 'pkg:op:a', rounds: syntheticRounds(12, 1.02 * 1.1, 0.01, 2) }]);
+    const withLayout = (r: typeof base, layout: 'bundle' | 'modules' | undefined): typeof base => {
+      const { layout: _, ...rest } = r.settings;
+      return { ...r, settings: layout === undefined ? rest : { ...rest, layout } };
+    };
+    expect(compareReports(withLayout(base, undefined), withLayout(worse, 'bundle'), opts).regressions.map((r) => r.metric)).toContain('checks ratio');
+    const across = compareReports(withLayout(base, 'bundle'), withLayout(worse, 'modules'), opts);
+    expect(across.ratiosNote).toMatch(/layout bundle vs modules/);
+    expect(across.rows.find((r) => r.metric === 'checks ratio')?.gating).toBe(false);
+    expect(across.regressions.map((r) => r.metric)).not.toContain('checks ratio');
+  });
+
   it('a GPU bench checks ratio gates only on the same adapter, and another adapter makes times informational', () => {
     const gpu = (description: string) => ({ ...kSyntheticMachine, gpu: { vendor: 'v', architecture: 'a', device: 'd', description, isFallbackAdapter: false, cpuEmulated: false, timestampQuery: true, timestampQuantization: false, note: '' } });
     const rounds = (scale: number, seed: number) => [{ name: 'gpu-kernels:free:a', rounds: syntheticRounds(12, 1.02 * scale, 0.01, seed) }];

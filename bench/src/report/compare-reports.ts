@@ -6,7 +6,8 @@
  *
  * The checks ratios are compared always and gate when both reports measured them the same way:
  * the same isolation of children (a case's ratio moved by up to 0.1 between `file` and `case`),
- * and, for the GPU benches, the same adapter (on a CPU-emulated one the check costs what
+ * the same layout (likewise between `bundle` and `modules`), and, for the GPU benches, the same
+ * adapter (on a CPU-emulated one the check costs what
  * emulated atomics cost). Absolute times are compared too, and gate only when both reports come
  * from the same CPU model, Node version, pinning and GPU adapter (`times: 'auto'`), or always
  * (`'gate'`), or never (`'info'`).
@@ -95,6 +96,8 @@ function sameMachine(a: BenchReport, b: BenchReport): { same: boolean; note: str
 function ratiosDiffer(a: BenchReport, b: BenchReport, gpuBench: boolean): string | null {
   const [isoA, isoB] = [a.settings.isolation ?? 'file', b.settings.isolation ?? 'file'];
   if (isoA !== isoB) return `isolation ${isoA} vs ${isoB}: a case's ratio depends on what shares its children`;
+  const [layoutA, layoutB] = [a.settings.layout ?? 'bundle', b.settings.layout ?? 'bundle'];
+  if (layoutA !== layoutB) return `layout ${layoutA} vs ${layoutB}: V8 compiles the two differently, and a ratio moves by up to 0.1 between them`;
   const [gpuA, gpuB] = [adapterOf(a), adapterOf(b)];
   if (gpuBench && gpuA !== gpuB) return `GPU ${String(gpuA)} vs ${String(gpuB)}: the GPU checks ratios depend on the adapter`;
   return null;

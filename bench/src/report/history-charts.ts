@@ -25,6 +25,8 @@ export interface ChartCommit {
   readonly mode: 'quick' | 'full';
   /** How the run isolated its cases (`file` for records from before the setting). */
   readonly isolation: 'case' | 'file';
+  /** How its children loaded the code; null for records from before the setting. */
+  readonly layout: 'bundle' | 'modules' | null;
 }
 
 /** One chart: a metric's value per commit (null where that run did not measure it). */
@@ -73,7 +75,7 @@ function countPoints(values: readonly (number | null)[]): number {
 export function historyCharts(history: readonly HistoryRecord[]): HistoryChartData {
   const records = chartOrder(history);
   const latest = records.at(-1);
-  const commits = records.map((r) => ({ sha: r.commit.sha, short: r.commit.sha.slice(0, kShortShaLength), date: r.commit.date, subject: r.commit.subject, dirty: r.commit.dirty, mode: r.mode, isolation: r.isolation ?? 'file' }));
+  const commits = records.map((r) => ({ sha: r.commit.sha, short: r.commit.sha.slice(0, kShortShaLength), date: r.commit.date, subject: r.commit.subject, dirty: r.commit.dirty, mode: r.mode, isolation: r.isolation ?? 'file', layout: r.layout ?? null }));
   const charts: ChartSpec[] = [];
 
   const margin = latest?.margin ?? 0;

@@ -123,7 +123,7 @@
 
   function options(spec, colour, onDrawn) {
     var series = [
-      { label: 'commit', value: function (u, i) { return i === null ? '—' : labels[i] + ' (' + commits[i].mode + ', a child pair per ' + commits[i].isolation + ', ' + commits[i].date.slice(0, 10) + ')'; } },
+      { label: 'commit', value: function (u, i) { return i === null ? '—' : labels[i] + ' (' + commits[i].mode + ', a child pair per ' + commits[i].isolation + (commits[i].layout === null ? '' : ', ' + commits[i].layout) + ', ' + commits[i].date.slice(0, 10) + ')'; } },
       { label: spec.yLabel, stroke: rgb(colour), width: 2, spanGaps: true, points: { show: true, size: 8, fill: rgb(colour), stroke: rgb(colour) } },
     ];
     if (spec.low !== null) {

@@ -53,7 +53,7 @@ export function latestTables(history: readonly HistoryRecord[]): LatestTables {
   const tables = { ratio: '', fuzz: '', detect: '' };
   if (latest === undefined) return tables;
   const older = records.slice(0, -1);
-  const at = `${latest.commit.sha.slice(0, kShortShaLength)}${latest.commit.dirty ? '*' : ''} (${latest.mode}, a child pair per ${latest.isolation ?? 'file'}, ${latest.commit.date.slice(0, 10)})`;
+  const at = `${latest.commit.sha.slice(0, kShortShaLength)}${latest.commit.dirty ? '*' : ''} (${latest.mode}, a child pair per ${latest.isolation ?? 'file'}${latest.layout === undefined ? '' : `, ${latest.layout}`}, ${latest.commit.date.slice(0, 10)})`;
   tables.ratio = table(
     `Checks ratios at ${at}: checks-on / checks-off, ${Math.round(latest.confidence * 100)}% CI, margin ${latest.margin}`,
     ['bench', 'ratio', 'CI', 'verdict', 'previous', 'change'],
