@@ -56,7 +56,14 @@ export function fixtureKillTable(rows: readonly (readonly [string, string, numbe
   };
 }
 
-function record(commit: CommitInfo, mode: 'quick' | 'full', ratios: readonly (readonly [string, number])[], fuzz: HistoryRecord['fuzz'], killTable: HistoryRecord['killTable']): HistoryRecord {
+function record(
+  commit: CommitInfo,
+  mode: 'quick' | 'full',
+  ratios: readonly (readonly [string, number])[],
+  fuzz: HistoryRecord['fuzz'],
+  killTable: HistoryRecord['killTable'],
+  method: Pick<HistoryRecord, 'isolation' | 'layout'> = {},
+): HistoryRecord {
   return {
     kvfuzz: kHistorySchema,
     commit,
@@ -64,6 +71,7 @@ function record(commit: CommitInfo, mode: 'quick' | 'full', ratios: readonly (re
     benchCreatedAt: commit.date,
     mode,
     filter: null,
+    ...method,
     margin: 0.03,
     confidence: 0.95,
     machine: { cpu: 'Test CPU', cores: 2, node: 'v20.19.0', os: 'linux 6.1.0 x64', pinned: true },
@@ -84,7 +92,8 @@ const fuzz = (rates: readonly (readonly [string, number])[]): HistoryRecord['fuz
  * Four records of three commits, written out of commit order (the report sorts them):
  * ratio `a:x:one` at every record (4 points), `a:x:two` from commit 2 on (3 points); fuzz target
  * `alpha` at 3 records, `beta` at 1; mutant `m-killed` detected at 2 records, `m-survivor`
- * survived (0 points).
+ * survived (0 points). The first two ran a child pair per file; commit 3 per case, its full run in
+ * the modules layout: two method steps.
  */
 export function fixtureHistory(): HistoryRecord[] {
   const killTable = (killedMs: number): HistoryRecord['killTable'] => ({
@@ -98,8 +107,8 @@ export function fixtureHistory(): HistoryRecord[] {
   return [
     record(fakeCommit('b', 2), 'quick', [['a:x:one', 1.01], ['a:x:two', 1.2]], fuzz([['alpha', 5000]]), killTable(40)),
     record(fakeCommit('a', 1), 'quick', [['a:x:one', 1.05]], fuzz([['alpha', 4000]]), null),
-    record(fakeCommit('c', 3, true), 'quick', [['a:x:one', 0.99], ['a:x:two', 1.1]], fuzz([['alpha', 5500], ['beta', 9000]]), killTable(25)),
-    record(fakeCommit('c', 3, true), 'full', [['a:x:one', 1.0], ['a:x:two', 1.02]], null, null),
+    record(fakeCommit('c', 3, true), 'quick', [['a:x:one', 0.99], ['a:x:two', 1.1]], fuzz([['alpha', 5500], ['beta', 9000]]), killTable(25), { isolation: 'case' }),
+    record(fakeCommit('c', 3, true), 'full', [['a:x:one', 1.0], ['a:x:two', 1.02]], null, null, { isolation: 'case', layout: 'modules' }),
   ];
 }
 

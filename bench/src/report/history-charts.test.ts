@@ -27,7 +27,15 @@ describe('bench:report,history-charts', () => {
     expect(chart('alpha')?.reference).toBeNull();
   });
 
+  it('marks where the way of measuring changed: the isolation, then the layout', () => {
+    expect(data.commits.map((c) => `${c.isolation} ${String(c.layout)}`)).toEqual(['file null', 'file null', 'case null', 'case modules']);
+    expect(data.steps).toEqual([
+      { index: 2, label: 'a child pair per case' },
+      { index: 3, label: 'layout modules' },
+    ]);
+  });
+
   it('an empty history has no charts', () => {
-    expect(historyCharts([])).toEqual({ commits: [], charts: [] });
+    expect(historyCharts([])).toEqual({ commits: [], charts: [], steps: [] });
   });
 });

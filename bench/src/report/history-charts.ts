@@ -51,9 +51,34 @@ export interface ChartSpec {
 }
 
 /** Everything the page draws. */
+/**
+ * A change of method between two neighbouring records: `index` is the first record measured the
+ * new way. A ratio may step there for reasons that are not the code (bench/README.md, "Children"
+ * and "What the bundle changes"), so every chart marks it.
+ */
+export interface MethodStep {
+  readonly index: number;
+  /** What changed, as the new way: e.g. `a child pair per case`, `layout modules`. */
+  readonly label: string;
+}
+
 export interface HistoryChartData {
   readonly commits: readonly ChartCommit[];
   readonly charts: readonly ChartSpec[];
+  readonly steps: readonly MethodStep[];
+}
+
+/** Where the isolation or the layout changes between neighbouring commits (a record without a layout ran the bundle). */
+function methodSteps(commits: readonly ChartCommit[]): MethodStep[] {
+  const steps: MethodStep[] = [];
+  for (let i = 1; i < commits.length; i++) {
+    const [before, now] = [commits[i - 1] as ChartCommit, commits[i] as ChartCommit];
+    const changes: string[] = [];
+    if (now.isolation !== before.isolation) changes.push(`a child pair per ${now.isolation}`);
+    if ((now.layout ?? 'bundle') !== (before.layout ?? 'bundle')) changes.push(`layout ${now.layout ?? 'bundle'}`);
+    if (changes.length > 0) steps.push({ index: i, label: changes.join(', ') });
+  }
+  return steps;
 }
 
 /** Every name `names(record)` yields, latest record's order first, then older-only names. */
@@ -132,5 +157,5 @@ export function historyCharts(history: readonly HistoryRecord[]): HistoryChartDa
       points: countPoints(values),
     });
   });
-  return { commits, charts };
+  return { commits, charts, steps: methodSteps(commits) };
 }

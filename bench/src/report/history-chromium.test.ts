@@ -53,6 +53,8 @@ describe('bench:report,history-chromium', () => {
       expect(f['data-points-drawn'], metric).toBe(String(points));
       // Each drawn point is an 8 px dot in the series colour (more ink where lines join them).
       if (points > 0) expect(Number(f['data-ink']), metric).toBeGreaterThanOrEqual(points * 20);
+      // The fixture changes its way of measuring twice (per case, then modules): every chart marks both.
+      expect(f['data-steps-drawn'], metric).toBe('2');
     }
     // uPlot built its canvases: one per chart.
     expect(dom.match(/<canvas/g)?.length).toBe(6);

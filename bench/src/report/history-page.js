@@ -11,13 +11,14 @@
   var kColours = { ratio: [31, 95, 191], fuzz: [22, 130, 70], detect: [176, 80, 20] };
   /** The margin line and survivor marks. */
   var kAlarm = 'rgb(200, 30, 30)';
+  var kStep = 'rgb(110, 110, 110)';
   /** Chart size in CSS pixels. */
   var kWidth = 560;
   var kHeight = 260;
   /** A pixel counts as ink when its RGB distance (sum of channel differences) is below this. */
   var kInkDistanceMax = 60;
   /** At most this many commit labels on an axis; more would overlap. */
-  var kAxisLabelsMax = 12;
+  var kAxisLabelsMax = 6;
 
   var body = document.body;
   var data = JSON.parse(document.getElementById('history-data').textContent);
@@ -104,7 +105,35 @@
         ctx.stroke();
       });
     }
+    // Where the way of measuring changed: a grey dashed line before the first record measured the new way.
+    ctx.strokeStyle = kStep;
+    ctx.fillStyle = kStep;
+    ctx.lineWidth = 1 * devicePixelRatio;
+    ctx.setLineDash([3 * devicePixelRatio, 3 * devicePixelRatio]);
+    ctx.font = 10 * devicePixelRatio + 'px sans-serif';
+    ctx.textAlign = 'left';
+    var stepsDrawn = 0;
+    // rowEnds[r]: where the last label in text row r ends; a label takes the first row it fits.
+    var rowEnds = [];
+    var gap = 3 * devicePixelRatio;
+    data.steps.forEach(function (step) {
+      var x = u.valToPos(step.index - 0.5, 'x', true);
+      if (x < b.left || x > b.left + b.width) return;
+      ctx.beginPath();
+      ctx.moveTo(x, b.top); ctx.lineTo(x, b.top + b.height);
+      ctx.stroke();
+      // The label goes right of the line, or left of it where it would run past the plot.
+      var w = ctx.measureText(step.label).width;
+      var left = x + gap + w <= b.left + b.width ? x + gap : x - gap - w;
+      var row = 0;
+      while (rowEnds[row] !== undefined && rowEnds[row] + gap > left) row++;
+      rowEnds[row] = left + w;
+      ctx.textAlign = 'left';
+      ctx.fillText(step.label, left, b.top + (10 + 12 * row) * devicePixelRatio);
+      stepsDrawn++;
+    });
     ctx.restore();
+    return stepsDrawn;
   }
 
   function yRange(spec) {
@@ -143,8 +172,7 @@
       bands: spec.low !== null ? [{ series: [3, 2], fill: rgb(colour, 0.12) }] : [],
       hooks: {
         draw: [function (u) {
-          drawExtras(u, spec, colour);
-          onDrawn(u);
+          onDrawn(u, drawExtras(u, spec, colour));
         }],
       },
     };
@@ -163,11 +191,12 @@
       var counted = false;
       var columns = [xs, spec.values];
       if (spec.low !== null) columns.push(spec.low, spec.high);
-      new uPlot(options(spec, colour, function (u) {
+      new uPlot(options(spec, colour, function (u, stepsDrawn) {
         var drawn = pointsInside(u, spec.values);
         var ink = inkOf(u, colour);
         figure.dataset.pointsDrawn = String(drawn);
         figure.dataset.ink = String(ink);
+        figure.dataset.stepsDrawn = String(stepsDrawn);
         if (!counted && drawn === spec.points && (spec.points === 0 || ink > 0)) {
           counted = true;
           rendered++;
