@@ -226,7 +226,8 @@ export class HostSlotPool implements HostPool {
       if (used) usedCount++;
     }
     for (let slot = this.size; slot < 32 * this.slotUsed.words.length; slot++) {
-      assert(!this.slotUsed.has(slot) && ((this.slotUsed.words[slot >>> 5] as number) & (1 << (slot & 31))) === 0, `slotUsed has bit ${slot} set, past the pool's ${this.size} slots`);
+      // `has` reads every slot past the pool as unflagged, so the bit itself is read here.
+      assert(((this.slotUsed.words[slot >>> 5] as number) & (1 << (slot & 31))) === 0, `slotUsed has bit ${slot} set, past the pool's ${this.size} slots`);
     }
     assert(
       usedCount === this.size - this.availableSize(),
@@ -280,7 +281,7 @@ export class HostSlotPool implements HostPool {
   /**
    * Checks on: every naming goes from used to unused, run by run as the copier noted them; a slot
    * named twice meets its own mark and is freed twice. A slot outside the pool, unused or named
-   * twice puts back the marks made so far; then \`SlotRangeError\` or \`HostDoubleFreeError\` names
+   * twice puts back the marks made so far; then `SlotRangeError` or `HostDoubleFreeError` names
    * every such slot.
    */
   protected markFreed(indices: ArrayLike<number>): void {

@@ -52,8 +52,8 @@ export class UsedBits {
   }
 
   /**
-   * Flags `slots[0, n)`, given as runs of consecutive slots that start at `starts[0, runs)` (see
-   * `copyNotingRuns`), a run at a time.
+   * Flags `slots[0, n)`, given as runs of consecutive slots that start at `starts[0, runs)` (as a
+   * `RunCopier` notes them), a run at a time.
    *
    * @returns `n` when all were flagged; otherwise the index of the first slot of the run that
    *   holds a flagged slot or one outside the pool (slots before it are flagged, the rest untouched).
