@@ -55,14 +55,18 @@ describe('bench:history,add', () => {
     expect(JSON.parse(readFileSync(join(dir, 'added.json'), 'utf8'))).toEqual(record);
   });
 
+  /** Adds a one-ratio report whose `settings` carry `setting` too, at commit `digit` of day `day`. */
+  const addWithSetting = (dir: string, setting: Record<string, string>, digit: string, day: number): ReturnType<typeof run> => {
+    const bench = fixtureBenchReport([['pkg:op:a 1×1', 1.0]]);
+    writeFileSync(join(dir, 'setting.json'), JSON.stringify({ ...bench, settings: { ...(bench['settings'] as object), ...setting } }));
+    return run(dir, ['add', '--bench', 'setting.json'], deps(fakeCommit(digit, day)));
+  };
+
   it('records how the run isolated its cases: a report from before the setting ran per file', () => {
     const dir = workspace();
     expect(run(dir, ['add', '--bench', 'bench.json'], deps(fakeCommit('a', 1))).status).toBe(0);
-    const bench = fixtureBenchReport([['pkg:op:a 1×1', 1.0]]);
-    writeFileSync(join(dir, 'case.json'), JSON.stringify({ ...bench, settings: { ...(bench['settings'] as object), isolation: 'case' } }));
-    expect(run(dir, ['add', '--bench', 'case.json'], deps(fakeCommit('b', 2))).status).toBe(0);
-    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ ...bench, settings: { ...(bench['settings'] as object), isolation: 'process' } }));
-    const bad = run(dir, ['add', '--bench', 'bad.json'], deps(fakeCommit('c', 3)));
+    expect(addWithSetting(dir, { isolation: 'case' }, 'b', 2).status).toBe(0);
+    const bad = addWithSetting(dir, { isolation: 'process' }, 'c', 3);
     expect(bad.status).toBe(2);
     expect(bad.err).toMatch(/settings\.isolation/);
     expect(historyLines(dir).map((l) => (JSON.parse(l) as HistoryRecord).isolation)).toEqual(['file', 'case']);
@@ -76,11 +80,8 @@ describe('bench:history,add', () => {
   it('records how the run loaded the code when the report says, and refuses a layout it does not know', () => {
     const dir = workspace();
     expect(run(dir, ['add', '--bench', 'bench.json'], deps(fakeCommit('a', 1))).status).toBe(0);
-    const bench = fixtureBenchReport([['pkg:op:a 1×1', 1.0]]);
-    writeFileSync(join(dir, 'modules.json'), JSON.stringify({ ...bench, settings: { ...(bench['settings'] as object), layout: 'modules' } }));
-    expect(run(dir, ['add', '--bench', 'modules.json'], deps(fakeCommit('b', 2))).status).toBe(0);
-    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ ...bench, settings: { ...(bench['settings'] as object), layout: 'tsx' } }));
-    const bad = run(dir, ['add', '--bench', 'bad.json'], deps(fakeCommit('c', 3)));
+    expect(addWithSetting(dir, { layout: 'modules' }, 'b', 2).status).toBe(0);
+    const bad = addWithSetting(dir, { layout: 'tsx' }, 'c', 3);
     expect(bad.status).toBe(2);
     expect(bad.err).toMatch(/settings\.layout/);
     expect(historyLines(dir).map((l) => (JSON.parse(l) as HistoryRecord).layout)).toEqual([undefined, 'modules']);

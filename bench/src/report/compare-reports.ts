@@ -7,10 +7,9 @@
  * The checks ratios are compared always and gate when both reports measured them the same way:
  * the same isolation of children (a case's ratio moved by up to 0.1 between `file` and `case`),
  * the same layout (likewise between `bundle` and `modules`), and, for the GPU benches, the same
- * adapter (on a CPU-emulated one the check costs what
- * emulated atomics cost). Absolute times are compared too, and gate only when both reports come
- * from the same CPU model, Node version, pinning and GPU adapter (`times: 'auto'`), or always
- * (`'gate'`), or never (`'info'`).
+ * adapter (on a CPU-emulated one the check costs what emulated atomics cost). Absolute times are
+ * compared too, and gate only when both reports come from the same CPU model, Node version,
+ * pinning and GPU adapter (`times: 'auto'`), or always (`'gate'`), or never (`'info'`).
  *
  * @packageDocumentation
  */

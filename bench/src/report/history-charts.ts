@@ -50,7 +50,6 @@ export interface ChartSpec {
   readonly points: number;
 }
 
-/** Everything the page draws. */
 /**
  * A change of method between two neighbouring records: `index` is the first record measured the
  * new way. A ratio may step there for reasons that are not the code (bench/README.md, "Children"
@@ -62,6 +61,7 @@ export interface MethodStep {
   readonly label: string;
 }
 
+/** Everything the page draws. */
 export interface HistoryChartData {
   readonly commits: readonly ChartCommit[];
   readonly charts: readonly ChartSpec[];
