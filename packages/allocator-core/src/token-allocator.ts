@@ -117,6 +117,59 @@ export class TokenAllocator extends BaseAllocator {
   }
 
   /**
+   * Outside a group and without needSort, a free writes each distinct page straight to the back
+   * of the free list, in both modes: one list write a page, where collecting into scratch and
+   * appending from it copied every page twice. With checks on, each page is numbered for its
+   * place there in the same pass; a tag at or past the back serial was met earlier in the call.
+   * More slots than held pages (a page named twice, or not held) takes the general path, which
+   * dedupes into scratch; so does a group or staging.
+   */
+  override free(indices: ArrayLike<number>): void {
+    const n = indices.length;
+    const freeList = this.freeList;
+    if (this.groupOpen || this.needSort || n === 0 || n > this.numPages - freeList.count) {
+      super.free(indices);
+      return;
+    }
+    const tag = this.tag;
+    if (!this.checks) {
+      const met = this.nextStamp() << kStateBits;
+      const tail = freeList.reserveBack(n);
+      const buf = freeList.buf;
+      let k = 0;
+      for (let i = 0; i < n; i++) {
+        const page = indices[i] as number;
+        if (tag[page] === met) continue;
+        tag[page] = met;
+        buf[tail + k++] = page;
+      }
+      freeList.commitBack(k);
+      return;
+    }
+    if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
+    const tail = freeList.reserveBack(n);
+    const buf = freeList.buf;
+    const front = freeList.frontSerial();
+    const back = front + freeList.count;
+    let k = 0;
+    let i = 0;
+    for (; i < n; i++) {
+      const page = indices[i] as number;
+      const t = tag[page] as number;
+      if (t >= back) continue;
+      if (!(t >= 0 && t < front)) break;
+      tag[page] = back + k;
+      buf[tail + k++] = page;
+    }
+    if (i < n) {
+      for (let j = 0; j < k; j++) tag[buf[tail + j] as number] = kTagHeld;
+      this.throwFreeError(indices, n);
+    }
+    freeList.commitBack(k);
+    this.renumberNearLimit();
+  }
+
+  /**
    * Checks off: {@link BaseAllocator.collectFree} without its skip of a slot in the same page as
    * the one before: at page size 1 every slot is its own page, so there is nothing to skip.
    */
