@@ -76,12 +76,22 @@ describe('allocator-core:token,reuse', () => {
     expect(Array.from(allocator.alloc(2) ?? [])).toEqual([3, 1]);
   });
 
-  it('gives a slot named twice in one call back once', () => {
-    const allocator = token();
+  // Both modes: the plain free writes straight to the back of the list when the call names no
+  // more slots than are held, and dedupes through scratch otherwise.
+  it.each([true, false])('gives a slot named twice in one call back once (checks %s)', (checks) => {
+    const allocator = new TokenAllocator({ sizeTokens: 16, needSort: false, checks });
     allocator.alloc(2);
     allocator.free([2, 2]);
     expect(allocator.availableSize()).toBe(15);
     expect(Array.from(allocator.inspect().free)).toEqual([...range(3, 16), 2]);
+  });
+
+  it.each([true, false])('gives back once each slot of a call naming more slots than are held (checks %s)', (checks) => {
+    const allocator = new TokenAllocator({ sizeTokens: 16, needSort: false, checks });
+    allocator.alloc(2);
+    allocator.free([2, 1, 2, 1]);
+    expect(allocator.availableSize()).toBe(16);
+    expect(Array.from(allocator.inspect().free)).toEqual([...range(3, 16), 2, 1]);
   });
 
   it('without needSort, a free of 4 slots of an 8-slot pool makes 8 free slots at once', () => {
