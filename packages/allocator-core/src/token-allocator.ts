@@ -123,6 +123,10 @@ export class TokenAllocator extends BaseAllocator {
    * place there in the same pass; a tag at or past the back serial was met earlier in the call.
    * More slots than held pages (a page named twice, or not held) takes the general path, which
    * dedupes into scratch; so does a group or staging.
+   *
+   * The two loops repeat {@link collectFree}'s and {@link collectFreeChecked}'s with the free list
+   * for scratch, on purpose: one loop for both, taking the destination as a parameter, measured
+   * allocExtend + free at page 1 at 1.17–1.26 where these measure 1.04–1.05 (chat: 1.08 / 1.13).
    */
   override free(indices: ArrayLike<number>): void {
     const n = indices.length;
