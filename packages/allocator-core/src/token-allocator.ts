@@ -109,8 +109,10 @@ export class TokenAllocator extends BaseAllocator {
     return t >= this.freeList.frontSerial() ? kPageFree : kPageHeld;
   }
 
-  /** Pages leave the free list by its front moving past them; nothing to write. */
-  protected override markHandOut(): void {}
+  /** Pages leave the free list by its front moving past them; nothing to write, nothing to call. */
+  protected override handOut(pageCount: number): void {
+    this.freeList.take(pageCount);
+  }
 
   protected override fillPagesChecked(out: Int32Array, pageCount: number): void {
     this.fillPages(out, pageCount);
