@@ -17,6 +17,12 @@ function flagged(bits: UsedBits): boolean[] {
   return Array.from({ length: bits.size }, (_, slot) => bits.has(slot));
 }
 
+// Slots [first, first + n) (n ≥ 1) as a single run: flipped whole (true) or not at all (false).
+const kOneRun = Int32Array.of(0);
+const run = (first: number, n: number): Int32Array => Int32Array.from({ length: n }, (_, k) => first + k);
+const setRange = (bits: UsedBits, first: number, n: number): boolean => bits.setRuns(run(first, n), n, kOneRun, 1) === n;
+const clearRange = (bits: UsedBits, first: number, n: number): boolean => bits.clearRuns(run(first, n), n, kOneRun, 1) === n;
+
 describe('host-pool:used-bits', () => {
   test.prop([kSize, fc.array(kRangeOp, { maxLength: 40 })])('range ops change all or nothing, exactly as a flag per slot', (size, ops) => {
     const bits = new UsedBits(size);
@@ -26,7 +32,7 @@ describe('host-pool:used-bits', () => {
       const n = 1 + (length % (size - first));
       const range = model.slice(first, first + n);
       const allowed = set ? range.every((v) => !v) : range.every((v) => v);
-      const done = set ? bits.setRangeIfClear(first, n) : bits.clearRangeIfSet(first, n);
+      const done = set ? setRange(bits, first, n) : clearRange(bits, first, n);
       expect(done).toBe(allowed);
       if (allowed) model.fill(set, first, first + n);
       expect(flagged(bits)).toEqual(model);
@@ -74,22 +80,22 @@ describe('host-pool:used-bits', () => {
 
   it('a run that crosses words flips them all, and a flagged slot in its middle refuses it whole', () => {
     const bits = new UsedBits(100);
-    expect(bits.setRangeIfClear(60, 1)).toBe(true);
-    expect(bits.setRangeIfClear(10, 80)).toBe(false);
+    expect(setRange(bits, 60, 1)).toBe(true);
+    expect(setRange(bits, 10, 80)).toBe(false);
     expect(flagged(bits).filter((v) => v)).toHaveLength(1);
-    expect(bits.setRangeIfClear(0, 60)).toBe(true);
-    expect(bits.setRangeIfClear(61, 39)).toBe(true);
+    expect(setRange(bits, 0, 60)).toBe(true);
+    expect(setRange(bits, 61, 39)).toBe(true);
     expect(bits.words[0]).toBe(-1);
     expect(bits.words[3]).toBe(0b1111);
-    expect(bits.clearRangeIfSet(1, 99)).toBe(true);
+    expect(clearRange(bits, 1, 99)).toBe(true);
     expect(flagged(bits).filter((v) => v)).toEqual([true]);
-    expect(bits.clearRangeIfSet(0, 2)).toBe(false);
+    expect(clearRange(bits, 0, 2)).toBe(false);
     expect(bits.has(0)).toBe(true);
   });
 
   it('reads a slot outside the pool as not flagged', () => {
     const bits = new UsedBits(33);
-    bits.setRangeIfClear(0, 33);
+    setRange(bits, 0, 33);
     expect([bits.has(-1), bits.has(33), bits.has(64), bits.has(2 ** 31)]).toEqual([false, false, false, false]);
   });
 });

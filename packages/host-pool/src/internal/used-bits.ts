@@ -12,8 +12,8 @@ const kUnflagged = 0;
  * write per slot, which was the whole of the checks' cost (a byte loop ran +8–20% on the
  * alloc/free cycle at page 512). A slot that is not in a run is a run of one.
  *
- * A range is flipped whole or not at all (it is checked first); the run methods stop at the first
- * run they refuse, every run before it done.
+ * A run is flipped whole or not at all (it is checked first); the methods stop at the first run
+ * they refuse, every run before it done.
  *
  * @internal
  */
@@ -39,16 +39,6 @@ export class UsedBits {
 
   clearAll(): void {
     this.words.fill(0);
-  }
-
-  /** Flags slots `[first, first + n)` (n ≥ 1) if none is flagged; false, changing nothing, otherwise. */
-  setRangeIfClear(first: number, n: number): boolean {
-    return this.flipRange(first, n, kUnflagged);
-  }
-
-  /** Unflags slots `[first, first + n)` (n ≥ 1) if all are flagged; false, changing nothing, otherwise. */
-  clearRangeIfSet(first: number, n: number): boolean {
-    return this.flipRange(first, n, kFlagged);
   }
 
   /**
