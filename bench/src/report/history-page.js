@@ -128,7 +128,6 @@
       var row = 0;
       while (rowEnds[row] !== undefined && rowEnds[row] + gap > left) row++;
       rowEnds[row] = left + w;
-      ctx.textAlign = 'left';
       ctx.fillText(step.label, left, b.top + (10 + 12 * row) * devicePixelRatio);
       stepsDrawn++;
     });
