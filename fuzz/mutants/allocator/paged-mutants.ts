@@ -61,7 +61,7 @@ export class BuggyExtendLayout extends PagedAllocator {
   }
 
   protected override planExtend(batch: ExtendBatch, out: Int32Array): void {
-    // Only the layout is corrupted: the lastLoc check the reference makes in its planner stays.
+    // Only the layout is corrupted: the reference's lastLoc check stays.
     if (this.checks) this.verifyLastLocs(batch.prefixLens, batch.lastLoc, 0, 'prefix');
     buggyPlanExtendInto(this.bug, batch, this.pageSize, this.freeList.buf, this.freeList.head, out);
   }

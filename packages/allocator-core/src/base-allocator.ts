@@ -13,7 +13,7 @@ import { assert } from './internal/assert.js';
 import { FreeList } from './internal/free-list.js';
 import { countDecodePages, planDecodeInto } from './plan-decode.js';
 import { countExtendPages, countExtendTokens, planExtendInto } from './plan-extend.js';
-import { planDecodeChecked, planDecodeCheckedByBranch, planExtendChecked } from './internal/checked-plans.js';
+import { extendLastLocMiss, planDecodeChecked, planDecodeCheckedByBranch } from './internal/checked-plans.js';
 import type {
   AllocatorConfig,
   DecodeBatch,
@@ -85,6 +85,10 @@ export abstract class BaseAllocator implements PageAllocator {
   protected stamp = 0;
   // scratch[0, k): the distinct pages of the current call.
   protected readonly scratch: Int32Array;
+
+  // Checks on, power-of-two pages: non-zero when some lastLoc of the batch validateExtend last saw
+  // does not fit (extendLastLocMiss); planExtend then names the request.
+  protected extendMiss = 0;
 
   protected groupOpen = false;
   // groupPlain[0, groupPlainCount): pages of plain frees queued in the open group, each once.
@@ -161,7 +165,7 @@ export abstract class BaseAllocator implements PageAllocator {
     const extendTokens = this.validateExtend(batch);
     const batchSize = batch.prefixLens.length;
     if (batchSize === 0) return new Int32Array(0);
-    // The lastLoc check rides the plan pass (planExtend); a merge or a null answer comes first, so there it runs on its own.
+    // The lastLoc check rode the validation pass (extendMiss); a merge or a null answer comes first, so there it names the request now.
     if (this.checks && this.stagedCount > 0) this.verifyLastLocs(batch.prefixLens, batch.lastLoc, 0, 'prefix');
     this.mergeBeforeExtend(extendTokens, batchSize);
     const pageCount = this.countExtendPages(batch);
@@ -403,16 +407,13 @@ export abstract class BaseAllocator implements PageAllocator {
     return countDecodePages(batch.seqLens, this.pageSize);
   }
 
-  /** The extend layout into `out`; with checks on, refuses a batch whose lastLoc does not fit (nothing changed yet). */
+  /**
+   * The extend layout into `out`; with checks on, refuses a batch whose lastLoc does not fit
+   * (nothing changed yet): the validation pass found it, or the page size is not a power of two.
+   */
   protected planExtend(batch: ExtendBatch, out: Int32Array): void {
     const { buf, head } = this.freeList;
-    if (this.checks && this.pageShift >= 0) {
-      if (planExtendChecked(batch, this.pageSize, buf, head, out) !== 0) {
-        this.verifyLastLocs(batch.prefixLens, batch.lastLoc, 0, 'prefix');
-      }
-      return;
-    }
-    if (this.checks) this.verifyLastLocs(batch.prefixLens, batch.lastLoc, 0, 'prefix');
+    if (this.checks && (this.pageShift < 0 || this.extendMiss !== 0)) this.verifyLastLocs(batch.prefixLens, batch.lastLoc, 0, 'prefix');
     planExtendInto(batch, this.pageSize, buf, head, out);
   }
 
@@ -506,35 +507,27 @@ export abstract class BaseAllocator implements PageAllocator {
     if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
     const { pageSize, pageShift, tag, scratch } = this;
     const met = this.nextStamp() << kStateBits;
-    // Pass 1, per slot: the unchecked dedupe, stamping each page and keeping its state bits.
+    const target = met | (this.groupOpen ? kPageQueued : kPageFree);
     let k = 0;
     let prev = -1;
-    for (let i = 0; i < n; i++) {
+    let i = 0;
+    for (; i < n; i++) {
       const slot = indices[i] as number;
       const page = pageShift >= 0 ? slot >>> pageShift : Math.floor(slot / pageSize);
       if (page === prev) continue;
       prev = page;
       const t = tag[page] as number;
       if ((t & ~kStateMask) === met) continue;
-      tag[page] = met | (t & kStateMask);
+      if ((t & kStateMask) !== kPageHeld) break;
+      tag[page] = target;
       scratch[k++] = page;
     }
-    // Pass 2, per page: held → free (queued in an open group); a page that was not held stops it,
-    // and the pages already moved go back to held.
-    const target = met | (this.groupOpen ? kPageQueued : kPageFree);
-    let j = 0;
-    for (; j < k; j++) {
-      const page = scratch[j] as number;
-      if (((tag[page] as number) & kStateMask) !== kPageHeld) break;
-      tag[page] = target;
-    }
-    if (j < k) {
-      for (let i = 0; i < j; i++) tag[scratch[i] as number] = met | kPageHeld;
+    if (i < n) {
+      for (let j = 0; j < k; j++) tag[scratch[j] as number] = met | kPageHeld;
       this.throwFreeError(indices, n);
     }
     return k;
   }
-
 
   /** Slow path of a refused free: every slot outside the pool, else every distinct page not held. */
   protected throwFreeError(indices: ArrayLike<number>, n: number): never {
@@ -768,6 +761,9 @@ export abstract class BaseAllocator implements PageAllocator {
   protected validateExtend(batch: ExtendBatch): number {
     const { prefixLens, seqLens, lastLoc } = batch;
     const n = prefixLens.length;
+    const checks = this.checks;
+    const mask = this.pageSize - 1;
+    let miss = 0;
     if (seqLens.length !== n || lastLoc.length !== n) {
       throw new ArgumentError(`extend batch arrays differ in length: prefixLens ${n}, seqLens ${seqLens.length}, lastLoc ${lastLoc.length}`);
     }
@@ -779,7 +775,9 @@ export abstract class BaseAllocator implements PageAllocator {
       if (!Number.isInteger(seq) || seq < 0) throw new ArgumentError(`request ${i}: seqLens ${String(seq)} is not a non-negative integer`);
       if (seq < pre) throw new ArgumentError(`request ${i}: seqLens ${seq} < prefixLens ${pre}`);
       if ((last | 0) !== last) throw new ArgumentError(`request ${i}: lastLoc ${String(last)} is not a 32-bit integer`);
+      if (checks) miss |= extendLastLocMiss(pre, last, mask);
     }
+    this.extendMiss = miss;
     return countExtendTokens(prefixLens, seqLens);
   }
 

@@ -66,9 +66,10 @@ export function planExtendInto(
     for (let pos = pre; pos < part1End; pos++) out[outPos++] = last + 1 + (pos - pre);
     if (part1End < seq) {
       // Part 2: whole pages, in free-list order.
-      for (let pos = preCeil; pos < seqFloor; pos++) {
-        const k = pos - preCeil;
-        out[outPos++] = (freePages[cursor + Math.floor(k / pageSize)] as number) * pageSize + (k % pageSize);
+      const wholeEnd = cursor + (seqFloor - preCeil) / pageSize;
+      for (let page = cursor; page < wholeEnd; page++) {
+        const base = (freePages[page] as number) * pageSize;
+        for (let o = 0; o < pageSize; o++) out[outPos++] = base + o;
       }
       // Part 3: the tail sits at offset 0.. of the request's last new page (seq > preCeil, so seqFloor >= preCeil).
       const tailPageBase = (freePages[cursor + newPageCount - 1] as number) * pageSize;
