@@ -210,7 +210,7 @@ export class TokenAllocator extends BaseAllocator {
       const slot = indices[i] as number;
       const page = pageShift >= 0 ? slot >>> pageShift : Math.floor(slot / pageSize);
       // Every tag written before the call is below met.
-      if (tag[page] >= met) continue;
+      if ((tag[page] as number) >= met) continue;
       tag[page] = met;
       scratch[k++] = page;
     }
