@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs on a lent machine with many cores (device tool), after ci/device/pack.sh: the full CPU A/B
+# gate, one bench file per physical core in parallel (each process pinned to its own core, its
+# two variants taking turns there as always), so a few minutes give the rounds that take this
+# 2-core machine twenty. Usage: bash ci/device/cpu-gate.sh [BUDGET_SECONDS]; results in $OUT:
+# gate-<file>.json per file and gate.log.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+OUT="${OUT:-/tmp/devout}"; mkdir -p "$OUT"
+budget="${1:-300}"
+exec > >(tee "$OUT/gate.log") 2>&1
+mkdir -p /tmp/node/bin
+[ -x /tmp/node/bin/node ] || { xz -dc .devrun/node.xz > /tmp/node/bin/node && chmod +x /tmp/node/bin/node; }
+export PATH="/tmp/node/bin:$PATH" NO_COLOR=1
+[ -d bench/node_modules ] || tar -xJf .devrun/nm.tar.xz
+# One logical CPU per physical core, core 0's siblings left to the system.
+cores=()
+for d in /sys/devices/system/cpu/cpu[0-9]*; do
+  c="${d##*cpu}"; first="$(sed 's/[,-].*//' "$d/topology/thread_siblings_list" 2>/dev/null || echo "$c")"
+  [ "$first" = "$c" ] && [ "$c" != 0 ] && cores+=("$c")
+done
+echo "node $(node -v), $(nproc) cpus, one per core: ${cores[*]}, budget ${budget}s each"
+files=(alloc-free alloc-extend alloc-decode free-segments prefix-cache host-pool)
+cd bench
+pids=()
+for i in "${!files[@]}"; do
+  f="${files[$i]}"; cpu="${cores[$((i % ${#cores[@]}))]}"
+  case "$f" in prefix-cache|host-pool) q="$f:" ;; *) q="allocator-core:$f:" ;; esac
+  node_modules/.bin/tsx --conditions=source src/cli/bench.ts --filter "$q" --cpu "$cpu" --budget "$budget" \
+    --json "/tmp/gate-$f.json" > "/tmp/gate-$f.log" 2>&1 &
+  pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p"; done
+for f in "${files[@]}"; do
+  echo "== $f"; grep -v -e '^\[' -e '^\s*$' "/tmp/gate-$f.log" | grep -v '^bench  \|^----' | tail -14
+  cp "/tmp/gate-$f.json" "$OUT/" 2>/dev/null
+done
