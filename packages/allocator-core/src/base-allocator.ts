@@ -507,27 +507,35 @@ export abstract class BaseAllocator implements PageAllocator {
     if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
     const { pageSize, pageShift, tag, scratch } = this;
     const met = this.nextStamp() << kStateBits;
-    const target = met | (this.groupOpen ? kPageQueued : kPageFree);
+    // Pass 1, per slot: the unchecked dedupe, stamping each page and keeping its state bits.
     let k = 0;
     let prev = -1;
-    let i = 0;
-    for (; i < n; i++) {
+    for (let i = 0; i < n; i++) {
       const slot = indices[i] as number;
       const page = pageShift >= 0 ? slot >>> pageShift : Math.floor(slot / pageSize);
       if (page === prev) continue;
       prev = page;
       const t = tag[page] as number;
       if ((t & ~kStateMask) === met) continue;
-      if ((t & kStateMask) !== kPageHeld) break;
-      tag[page] = target;
+      tag[page] = met | (t & kStateMask);
       scratch[k++] = page;
     }
-    if (i < n) {
-      for (let j = 0; j < k; j++) tag[scratch[j] as number] = met | kPageHeld;
+    // Pass 2, per page: held → free (queued in an open group); a page that was not held stops it,
+    // and the pages already moved go back to held.
+    const target = met | (this.groupOpen ? kPageQueued : kPageFree);
+    let j = 0;
+    for (; j < k; j++) {
+      const page = scratch[j] as number;
+      if (((tag[page] as number) & kStateMask) !== kPageHeld) break;
+      tag[page] = target;
+    }
+    if (j < k) {
+      for (let i = 0; i < j; i++) tag[scratch[i] as number] = met | kPageHeld;
       this.throwFreeError(indices, n);
     }
     return k;
   }
+
 
   /** Slow path of a refused free: every slot outside the pool, else every distinct page not held. */
   protected throwFreeError(indices: ArrayLike<number>, n: number): never {

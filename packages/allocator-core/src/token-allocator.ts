@@ -135,9 +135,9 @@ export class TokenAllocator extends BaseAllocator {
    * call serials need no undo), and the general path dedupes the call into scratch or names the bad
    * pages. More slots than held pages cannot all be distinct and held, so they go there at once.
    *
-   * The check thus adds no instruction to the free: its compare is the dedupe's. Two loops, one
-   * per mode, measured allocExtend + free of one request at page 1 at 1.04–1.13 between builds,
-   * as V8 compiled each loop its own way.
+   * The check thus adds no instruction to the free: its compares are the dedupe's. Two loops, one
+   * per mode, measured alloc + free of the chat mix at page 1 at 1.05–1.13 between builds, as V8
+   * compiled each loop its own way; this one 0.99–1.03.
    */
   override free(indices: ArrayLike<number>): void {
     const n = indices.length;

@@ -1,9 +1,9 @@
 /**
  * The in-line `lastLoc` check for power-of-two pages: the decode layouts with the check riding
  * the planning pass, and the extend rule that rides the validation pass. The decode plan pass
- * already reads every `lastLoc`; the check adds three integer operations a request there (measured +0.1 ns on a 3.3 ns decode plan step with reused output,
- * +0.4 ns on the fresh array a call returns), where a separate validation pass cost decode a
- * third of its time.
+ * already reads every `lastLoc`; the check adds three integer operations a request there
+ * (measured +0.1 ns on a 3.3 ns decode plan step with reused output, +0.4 ns on the fresh array a
+ * call returns), where a separate validation pass cost decode a third of its time.
  *
  * The check is the contract's rule and no more: `lastLoc` is −1 for an empty row, else
  * `(lastLoc + 1 − held) % pageSize == 0`. Reading the page state of `lastLoc` as well (is its page
