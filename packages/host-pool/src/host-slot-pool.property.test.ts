@@ -43,7 +43,7 @@ function expectedTake(lists: HostSlotPoolInspection, n: number, pageSize: number
 }
 
 describe('host-pool:slot-pool,properties', () => {
-  test.prop([kGeometry, fc.array(kOp, { maxLength: 40 })])('alloc/free traffic keeps the model and the invariants', (config, ops) => {
+  test.prop([kGeometry, fc.array(kOp, { maxLength: 40, size: 'max' })])('alloc/free traffic keeps the model and the invariants', (config, ops) => {
     const pool = new HostSlotPool(config);
     const ps = config.pageSize;
     const held = new Set<number>();
