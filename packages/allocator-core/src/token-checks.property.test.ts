@@ -53,7 +53,7 @@ const kOp: fc.Arbitrary<Op> = fc.oneof(
  */
 describe('allocator-core:token,serial-checks', () => {
   // size 'max': without it fast-check draws far fewer ops than maxLength allows.
-  test.prop([fc.integer({ min: 1, max: kSizeTokensMax }), fc.boolean(), fc.boolean(), fc.array(kOp, { maxLength: 80, size: 'max' })], { numRuns: 1000 })(
+  test.prop([fc.integer({ min: 1, max: kSizeTokensMax }), fc.boolean(), fc.boolean(), fc.array(kOp, { maxLength: 80, size: 'max' })], { numRuns: 300 })(
     'agrees with a held-page set on every alloc, free, segment free, decode and group',
     (sizeTokens, needSort, lowLimit, ops) => {
       const config: AllocatorConfig = { sizeTokens, needSort, checks: true };
