@@ -20,7 +20,7 @@ const kLastLoc = fc.oneof(fc.constantFrom(-2, -1, 0, 1), fc.integer({ min: -3, m
 const kHeld = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 3000 }));
 const kFreePages = Int32Array.from({ length: 4096 }, (_, i) => i + 1);
 /** Decode requests: seq ≥ 1, a drawn lastLoc, and whether to replace it with one that fits. */
-const kDecodeRequests = fc.array(fc.tuple(kHeld.map((held) => held + 1), kLastLoc, fc.boolean()), { minLength: 1, maxLength: 40 });
+const kDecodeRequests = fc.array(fc.tuple(kHeld.map((held) => held + 1), kLastLoc, fc.boolean()), { minLength: 1, maxLength: 40, size: 'max' });
 
 /** The decode batch of drawn requests (half take a fitting lastLoc, so that whole batches pass too), and whether every one fits. */
 function decodeBatch(pageSize: number, drawn: readonly (readonly [number, number, boolean])[]): { batch: { seqLens: Int32Array; lastLoc: Int32Array }; fitsAll: boolean } {
@@ -66,7 +66,7 @@ describe('allocator-core:lastloc,fused-check', () => {
     },
   );
 
-  test.prop([kPageSize, fc.array(fc.tuple(kHeld, kLastLoc, fc.boolean()), { minLength: 1, maxLength: 40 })], {
+  test.prop([kPageSize, fc.array(fc.tuple(kHeld, kLastLoc, fc.boolean()), { minLength: 1, maxLength: 40, size: 'max' })], {
     numRuns: 500,
   })('extend: the OR of extendLastLocMiss is 0 exactly when every lastLoc fits its prefix', (pageSize, drawn) => {
     const prefixLens = drawn.map(([pre]) => pre);

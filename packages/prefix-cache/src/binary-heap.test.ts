@@ -9,7 +9,7 @@ describe('prefix-cache:binary-heap,*', () => {
     expect(heap.size).toBe(0);
   });
 
-  test.prop([fc.array(fc.integer({ min: -50, max: 50 }), { maxLength: 60 }), fc.array(fc.boolean(), { maxLength: 120 })])(
+  test.prop([fc.array(fc.integer({ min: -50, max: 50 }), { maxLength: 60, size: 'max' }), fc.array(fc.boolean(), { maxLength: 120, size: 'max' })])(
     'interleaved pushes and pops always pop the current minimum',
     (values, popFirst) => {
       const heap = new BinaryHeap<number>((a, b) => a - b);

@@ -5,7 +5,7 @@ import { RunCopier } from './run-copier.js';
 // A copy in pieces (as a hand-out reads the free list, then the pending chunks) notes a run start
 // exactly where a slot does not follow the one before it in the whole copy, and at index 0.
 describe('host-pool:run-copier', () => {
-  const kSlots = fc.array(fc.oneof(fc.integer({ min: -3, max: 40 }), fc.constantFrom(2 ** 31 - 1, -(2 ** 31))), { maxLength: 30 });
+  const kSlots = fc.array(fc.oneof(fc.integer({ min: -3, max: 40 }), fc.constantFrom(2 ** 31 - 1, -(2 ** 31))), { maxLength: 30, size: 'max' });
 
   test.prop([fc.array(kSlots, { maxLength: 4 }), fc.array(kSlots, { maxLength: 4 })])('notes every run start of the whole copy, across pieces, and copies every slot', (pieces, before) => {
     const copier = new RunCopier(200);
