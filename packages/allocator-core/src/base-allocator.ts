@@ -86,10 +86,6 @@ export abstract class BaseAllocator implements PageAllocator {
   // scratch[0, k): the distinct pages of the current call.
   protected readonly scratch: Int32Array;
 
-  // Checks on, power-of-two pages: non-zero when some lastLoc of the batch validateExtend last saw
-  // does not fit (extendLastLocMiss); planExtend then names the request.
-  protected extendMiss = 0;
-
   protected groupOpen = false;
   // groupPlain[0, groupPlainCount): pages of plain frees queued in the open group, each once.
   protected readonly groupPlain: Int32Array;
@@ -165,14 +161,10 @@ export abstract class BaseAllocator implements PageAllocator {
     const extendTokens = this.validateExtend(batch);
     const batchSize = batch.prefixLens.length;
     if (batchSize === 0) return new Int32Array(0);
-    // The lastLoc check rode the validation pass (extendMiss); a merge or a null answer comes first, so there it names the request now.
-    if (this.checks && this.stagedCount > 0) this.verifyLastLocs(batch.prefixLens, batch.lastLoc, 0, 'prefix');
+    // The lastLoc check ran in validateExtend, before a merge or a null answer can change anything.
     this.mergeBeforeExtend(extendTokens, batchSize);
     const pageCount = this.countExtendPages(batch);
-    if (pageCount > this.freeList.count) {
-      if (this.checks) this.verifyLastLocs(batch.prefixLens, batch.lastLoc, 0, 'prefix');
-      return null;
-    }
+    if (pageCount > this.freeList.count) return null;
     const out = new Int32Array(extendTokens);
     this.planExtend(batch, out);
     this.handOut(pageCount);
@@ -407,13 +399,9 @@ export abstract class BaseAllocator implements PageAllocator {
     return countDecodePages(batch.seqLens, this.pageSize);
   }
 
-  /**
-   * The extend layout into `out`; with checks on, refuses a batch whose lastLoc does not fit
-   * (nothing changed yet): the validation pass found it, or the page size is not a power of two.
-   */
+  /** The extend layout into `out` (the batch's lastLocs were checked in validateExtend). */
   protected planExtend(batch: ExtendBatch, out: Int32Array): void {
     const { buf, head } = this.freeList;
-    if (this.checks && (this.pageShift < 0 || this.extendMiss !== 0)) this.verifyLastLocs(batch.prefixLens, batch.lastLoc, 0, 'prefix');
     planExtendInto(batch, this.pageSize, buf, head, out);
   }
 
@@ -785,7 +773,9 @@ export abstract class BaseAllocator implements PageAllocator {
       if ((last | 0) !== last) throw new ArgumentError(`request ${i}: lastLoc ${String(last)} is not a 32-bit integer`);
       if (checks) miss |= extendLastLocMiss(pre, last, mask);
     }
-    this.extendMiss = miss;
+    // Checks on: the rule rode the loop above for power-of-two pages; a miss, or another page
+    // size, takes the pass that names the request.
+    if (checks && (this.pageShift < 0 || miss !== 0)) this.verifyLastLocs(prefixLens, lastLoc, 0, 'prefix');
     return countExtendTokens(prefixLens, seqLens);
   }
 

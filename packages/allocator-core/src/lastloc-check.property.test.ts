@@ -78,7 +78,7 @@ describe('allocator-core:lastloc,fused-check', () => {
   });
 });
 
-/** The paths where the check cannot ride the planner: a null answer, a merge of staged pages, a page that is not a power of two. */
+/** The paths where the decode check cannot ride the planner (a null answer, a merge of staged pages, a page that is not a power of two); extend checks in validateExtend on every path. */
 describe('allocator-core:lastloc,own-pass', () => {
   it('a short pool still refuses a bad lastLoc rather than answering null', () => {
     const allocator = new PagedAllocator({ sizeTokens: 16, kernelPageSize: 4, checks: true });
