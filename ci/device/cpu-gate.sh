@@ -9,10 +9,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 OUT="${OUT:-/tmp/devout}"; mkdir -p "$OUT"
 budget="${1:-300}"
 exec > >(tee "$OUT/gate.log") 2>&1
-mkdir -p /tmp/node/bin
-[ -x /tmp/node/bin/node ] || { xz -dc .devrun/node.xz > /tmp/node/bin/node && chmod +x /tmp/node/bin/node; }
-export PATH="/tmp/node/bin:$PATH" NO_COLOR=1
-[ -d bench/node_modules ] || tar -xJf .devrun/nm.tar.xz
+source ci/device/unpack.sh
 # One logical CPU per physical core, core 0's siblings left to the system.
 cores=()
 for d in /sys/devices/system/cpu/cpu[0-9]*; do

@@ -12,10 +12,7 @@ exec > >(tee "$OUT/run.log") 2>&1
 step() { echo; echo "== $1 ($(date +%T))"; }
 
 step unpack
-mkdir -p /tmp/node/bin
-xz -dc .devrun/node.xz > /tmp/node/bin/node && chmod +x /tmp/node/bin/node
-export PATH="/tmp/node/bin:$PATH"
-tar -xJf .devrun/nm.tar.xz
+source ci/device/unpack.sh
 # The NVIDIA Vulkan driver (libGLX_nvidia) needs the glvnd libraries beside the Vulkan loader:
 # without them the loader finds it but gets no vkCreateInstance from it.
 for f in .devrun/*.deb; do dpkg -x "$f" /; done
@@ -27,7 +24,6 @@ if [ -f "$icd" ] && ! ls /usr/share/vulkan/icd.d/nvidia* /etc/vulkan/icd.d/nvidi
 fi
 node -v; nvidia-smi -L 2>&1 | head -2; echo "cores: $(nproc)"
 ls /usr/share/vulkan/icd.d /etc/vulkan/icd.d /usr/local/nvidia/share/vulkan/icd.d 2>&1 | tr '\n' ' '; echo
-export NO_COLOR=1
 
 step adapter
 cat > /tmp/probe.mjs <<'JS'
