@@ -39,8 +39,16 @@ export class SegmentUnalignedStart extends PagedAllocator {
 /** §11.9: freed pages appended instead of prepended: same sets, different reuse order (exact mode). */
 export class AppendInsteadOfPrepend extends PagedAllocator {
   protected override releasePages(pages: Int32Array, start: number, n: number): void {
-    if (this.needSort) this.stage(pages, start, n);
-    else this.freeList.append(pages, start, n);
+    if (this.needSort) {
+      this.stage(pages, start, n);
+      return;
+    }
+    this.freeList.append(pages, start, n);
+    // The pages take the serials of their places, as a prepend numbers them: only the order differs.
+    if (this.checks) {
+      this.numberFreeList();
+      this.renumberNearLimit();
+    }
   }
 }
 

@@ -1,7 +1,6 @@
 import { resolveAllocatorConfig } from './config.js';
 import {
   ArgumentError,
-  DoubleAllocError,
   DoubleFreeError,
   FreeGroupError,
   LastLocError,
@@ -23,7 +22,7 @@ import type {
   ResolvedAllocatorConfig,
 } from './types.js';
 
-/** Page states: the low bits of `tag[p]` with checks on. */
+/** Page states, as snapshots and invariants report them (checks on). */
 export const kPageFree = 0;
 export const kPageHeld = 1;
 /** Given back inside an open free group; released at `freeGroupEnd`. */
@@ -31,10 +30,19 @@ export const kPageQueued = 2;
 /** Page 0: receives the padded tokens' dummy writes, never handed out, never given back. */
 export const kPageReserved = 3;
 
-/** The low two bits of a page's tag hold its state; the rest, the stamp of the last call that met it. */
-export const kStateBits = 2;
-const kStateMask = (1 << kStateBits) - 1;
-/** Stamps stay below 2^29 so that `stamp << 2 | state` is a non-negative int32. */
+// Checks on, `tag[p]` holds page p's state by serial (see BaseAllocator): a free-list page carries
+// the serial of its place there (≥ 0); these negative tags mark the states the list cannot tell;
+// any other tag — kTagHeld, or the stale serial of a place the page has left — is a held page.
+export const kTagHeld = 0;
+export const kTagStaged = -1;
+export const kTagQueued = -2;
+export const kTagReserved = -3;
+/** Serials start again from 1 before the list's last serial passes this, so `serial + pageCount` stays an int32. */
+export const kSerialMax = 2 ** 30;
+
+/** Checks off, `tag[p]` is the stamp of the last call that met page p, shifted past two spare low bits. */
+const kStateBits = 2;
+/** Stamps stay below 2^29 so that `stamp << 2` is a non-negative int32. */
 const kStampMax = (1 << (31 - kStateBits)) - 1;
 
 /** A snapshot from `backupState`; opaque to callers. */
@@ -55,6 +63,14 @@ export interface AllocatorSnapshot {
  * 1. free + staged + queued + held = numPages, and no page is in two of them;
  * 2. the free list and the staged list hold no page twice and never page 0;
  * 3. with checks on, the page states agree with the lists (free or staged ⇔ kPageFree, open group ⇔ kPageQueued).
+ *
+ * Checks on, a page's state is kept by serial: a page given back gets the serial of the place it
+ * takes in the free list ({@link FreeList} serials survive the list's moves), so a page is free
+ * exactly when its tag names a place inside the list that holds that page. Handing pages out
+ * moves the list's front past them and writes no page state at all; a free reads each page's tag
+ * and the list entry it names, and the release writes the new serials where it writes the list.
+ * Staged, queued and reserved pages carry negative tags. A page cannot be handed out twice without
+ * having been put in the list twice, which every checked way in refuses; the ledger covers the rest.
  *
  * Methods are protected rather than private so that `fuzz/mutants` can plant a bug in one step
  * by overriding it; nothing in this package overrides them outside the two subclasses.
@@ -77,12 +93,15 @@ export abstract class BaseAllocator implements PageAllocator {
   // staged[0, stagedCount): pages given back under needSort, merged sorted when an allocation runs short.
   protected readonly staged: Int32Array;
   protected stagedCount = 0;
-  // tag[p] = stamp << 2 | state. The stamp is the last call that met page p, so a call dedupes its
-  // pages without clearing anything; the state (kPageFree / kPageHeld / kPageQueued / kPageReserved,
-  // kept with checks on only, 0 otherwise) shares the word, so the in-line check reads and writes the
-  // memory the dedupe touches anyway instead of a second array.
+  // Checks off, tag[p] is the stamp of the last call that met page p, so a call dedupes its pages
+  // without clearing anything. Checks on, it is page p's serial or negative state (class comment).
   protected readonly tag: Int32Array;
   protected stamp = 0;
+  // Checks on, the dedupe of a call: seen[p] === seenStamp once page p was met in it (tags hold serials).
+  private seen: Int32Array | null = null;
+  private seenStamp = 0;
+  /** Serials start again from 1 before the list's last serial passes this (tests lower it). */
+  protected readonly serialLimit: number = kSerialMax;
   // scratch[0, k): the distinct pages of the current call.
   protected readonly scratch: Int32Array;
 
@@ -130,7 +149,6 @@ export abstract class BaseAllocator implements PageAllocator {
    * @param needSize - slots wanted; a multiple of the page size.
    * @returns the slots of each page in free-list order, or `null` when short (staged pages are merged first).
    * @throws ArgumentError when `needSize` is negative, not an integer or not a page multiple.
-   * @throws DoubleAllocError (checks on) when a page about to be handed out is already held.
    */
   alloc(needSize: number): Int32Array | null {
     if (!Number.isInteger(needSize) || needSize < 0) {
@@ -144,9 +162,8 @@ export abstract class BaseAllocator implements PageAllocator {
     this.mergeBeforeAlloc(pageCount);
     if (pageCount > this.freeList.count) return null;
     const out = new Int32Array(needSize);
-    if (this.checks) this.fillPagesChecked(out, pageCount);
-    else this.fillPages(out, pageCount);
-    this.freeList.take(pageCount);
+    this.fillPages(out, pageCount);
+    this.handOut(pageCount);
     return out;
   }
 
@@ -155,7 +172,6 @@ export abstract class BaseAllocator implements PageAllocator {
    *
    * @throws ArgumentError when arrays differ in length, a length is not a non-negative integer, or `seq < prefix`.
    * @throws LastLocError (checks on) when a `lastLoc` does not fit its prefix (`(lastLoc + 1) % pageSize`, −1 for an empty one).
-   * @throws DoubleAllocError (checks on) when a page about to be handed out is already held.
    */
   allocExtend(batch: ExtendBatch): Int32Array | null {
     const extendTokens = this.validateExtend(batch);
@@ -176,7 +192,6 @@ export abstract class BaseAllocator implements PageAllocator {
    *
    * @throws ArgumentError when arrays differ in length or a length is not an integer ≥ 1.
    * @throws LastLocError (checks on) when a `lastLoc` does not fit `seq − 1` (`(lastLoc + 1) % pageSize`, −1 for an empty row).
-   * @throws DoubleAllocError (checks on) when a page about to be handed out is already held.
    */
   allocDecode(batch: DecodeBatch): Int32Array | null {
     this.validateDecode(batch);
@@ -293,16 +308,19 @@ export abstract class BaseAllocator implements PageAllocator {
   /**
    * Returns to a snapshot of this allocator's geometry; the snapshot stays reusable.
    *
-   * @throws StateError when `state` is not such a snapshot.
+   * @throws StateError when `state` is not such a snapshot, or (checks on) when its page states
+   *   disagree with its lists: states are derived from the lists alone, so such a snapshot is
+   *   refused here rather than met at a later free.
    * @throws FreeGroupError inside an open free group.
    */
   restoreState(state: unknown): void {
     const snapshot = this.asSnapshot(state);
     if (this.groupOpen) throw new FreeGroupError('restoreState inside an open free group');
+    if (snapshot.pageState !== null) this.checkSnapshotStates(snapshot);
     this.freeList.assign(snapshot.free);
     this.staged.set(snapshot.staged, 0);
     this.stagedCount = snapshot.staged.length;
-    if (snapshot.pageState !== null) for (let page = 0; page <= this.numPages; page++) this.tag[page] = snapshot.pageState[page] as number;
+    if (this.checks) this.renumber();
   }
 
   /** Every page free (ascending), nothing staged, no open group. */
@@ -312,8 +330,8 @@ export abstract class BaseAllocator implements PageAllocator {
     this.groupOpen = false;
     this.groupPlainCount = 0;
     this.groupRepsCount = 0;
-    this.tag.fill(kPageFree);
-    if (this.checks) this.tag[0] = kPageReserved;
+    this.tag.fill(0);
+    if (this.checks) this.renumber();
   }
 
   /** The free list front first, and the staged pages, as copies (for tests and exact comparison). */
@@ -378,6 +396,7 @@ export abstract class BaseAllocator implements PageAllocator {
   protected stage(pages: Int32Array, start: number, n: number): void {
     for (let i = 0; i < n; i++) this.staged[this.stagedCount + i] = pages[start + i] as number;
     this.stagedCount += n;
+    if (this.checks) for (let i = 0; i < n; i++) this.tag[pages[start + i] as number] = kTagStaged;
   }
 
   protected mergeStaged(): void {
@@ -385,6 +404,22 @@ export abstract class BaseAllocator implements PageAllocator {
     this.freeList.append(this.staged, 0, this.stagedCount);
     this.stagedCount = 0;
     this.freeList.sortAscending();
+    // Sorting moved pages: each takes the serial of its new place.
+    if (this.checks) {
+      this.numberFreeList();
+      this.renumberNearLimit();
+    }
+  }
+
+  /** Checks on: the `n` pages just put at the front of the list get the serials of their places. */
+  protected numberFront(n: number): void {
+    const { buf, head, serialBase } = this.freeList;
+    // Prepends move the serials down; before the front's would go negative, all start again from 1.
+    if (serialBase + head < 1) {
+      this.renumber();
+      return;
+    }
+    for (let i = 0; i < n; i++) this.tag[buf[head + i] as number] = serialBase + head + i;
   }
 
   protected resetFreeList(): void {
@@ -485,17 +520,19 @@ export abstract class BaseAllocator implements PageAllocator {
   }
 
   /**
-   * Checks on: {@link collectFree} that also moves each page from held to free (queued in an open
-   * group) in the same word it stamps. A page that is not held — free, queued, page 0, or outside
-   * the pool, whose tag reads `undefined` — stops the loop; the pages moved so far go back to held
-   * and the slow path names every bad slot or page.
+   * Checks on: {@link collectFree}'s dedupe (on a stamp array of its own, as tags hold serials),
+   * then a pass over the distinct pages: each must be held — a non-negative tag that does not name
+   * its place in the free list. Free, staged, queued, page 0, or outside the pool (a tag that reads
+   * `undefined`) stops it; in an open group the pages checked so far go back to held, and the slow
+   * path names every bad slot or page. Outside a group the pass writes nothing: the release numbers
+   * the pages where it puts them.
    */
   protected collectFreeChecked(indices: ArrayLike<number>, n: number): number {
     // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
     if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
     const { pageSize, pageShift, tag, scratch } = this;
-    const met = this.nextStamp() << kStateBits;
-    // Pass 1, per slot: the unchecked dedupe, stamping each page and keeping its state bits.
+    const seen = this.seenPages();
+    const met = this.nextSeenStamp();
     let k = 0;
     let prev = -1;
     for (let i = 0; i < n; i++) {
@@ -503,27 +540,41 @@ export abstract class BaseAllocator implements PageAllocator {
       const page = pageShift >= 0 ? slot >>> pageShift : Math.floor(slot / pageSize);
       if (page === prev) continue;
       prev = page;
-      const t = tag[page] as number;
-      if ((t & ~kStateMask) === met) continue;
-      tag[page] = met | (t & kStateMask);
+      if (seen[page] === met) continue;
+      seen[page] = met;
       scratch[k++] = page;
     }
-    // Pass 2, per page: held → free (queued in an open group); a page that was not held stops it,
-    // and the pages already moved go back to held.
-    const target = met | (this.groupOpen ? kPageQueued : kPageFree);
+    const { buf, head, count, serialBase } = this.freeList;
+    const listedLo = serialBase + head;
+    const listedHi = listedLo + count;
+    const queue = this.groupOpen;
     let j = 0;
     for (; j < k; j++) {
       const page = scratch[j] as number;
-      if (((tag[page] as number) & kStateMask) !== kPageHeld) break;
-      tag[page] = target;
+      const t = tag[page] as number;
+      if (!(t >= 0) || (t >= listedLo && t < listedHi && buf[t - serialBase] === page)) break;
+      if (queue) tag[page] = kTagQueued;
     }
     if (j < k) {
-      for (let i = 0; i < j; i++) tag[scratch[i] as number] = met | kPageHeld;
+      if (queue) for (let i = 0; i < j; i++) tag[scratch[i] as number] = kTagHeld;
       this.throwFreeError(indices, n);
     }
     return k;
   }
 
+  /** Checks on, the dedupe stamps of a call (allocated at the first checked free that needs them). */
+  protected seenPages(): Int32Array {
+    return (this.seen ??= new Int32Array(this.numPages + 1));
+  }
+
+  /** The next call's dedupe stamp; at the limit the stamps are cleared. */
+  protected nextSeenStamp(): number {
+    if (this.seenStamp === 0x7fffffff) {
+      this.seenPages().fill(0);
+      this.seenStamp = 0;
+    }
+    return ++this.seenStamp;
+  }
 
   /** Slow path of a refused free: every slot outside the pool, else every distinct page not held. */
   protected throwFreeError(indices: ArrayLike<number>, n: number): never {
@@ -537,15 +588,19 @@ export abstract class BaseAllocator implements PageAllocator {
     throw new DoubleFreeError([...bad]);
   }
 
-  /** Moves `pages[0, n)` from state `from` to `to`, asserting they were in `from`. */
+  /**
+   * Moves `pages[0, n)` from state `from` to `to`, asserting they were in `from`. To free, the tag
+   * is a placeholder: the release that follows numbers or stages each page.
+   */
   protected settle(pages: Int32Array, n: number, from: number, to: number): void {
     const tag = this.tag;
+    const target = to === kPageQueued ? kTagQueued : kTagHeld;
     for (let i = 0; i < n; i++) {
       const page = pages[i] as number;
-      const t = tag[page] as number;
-      // Tested before the message is built: this runs once per page.
-      if ((t & kStateMask) !== from) assert(false, `page ${page} in state ${t & kStateMask}, expected ${from}`);
-      tag[page] = (t & ~kStateMask) | to;
+      // Queued is read off the tag alone: a group's end settles every page it released.
+      const state = from === kPageQueued && tag[page] === kTagQueued ? kPageQueued : this.stateOf(page);
+      if (state !== from) assert(false, `page ${page} in state ${state}, expected ${from}`);
+      tag[page] = target;
     }
   }
 
@@ -598,63 +653,12 @@ export abstract class BaseAllocator implements PageAllocator {
   }
 
   /**
-   * Checks on: {@link fillPages} that also moves each page from free to held, in the same pass
-   * (a page not free stops it; the refusal puts the moved pages back).
-   */
-  protected fillPagesChecked(out: Int32Array, pageCount: number): void {
-    const { pageSize: ps, tag } = this;
-    const { buf, head } = this.freeList;
-    let j = 0;
-    for (; j < pageCount; j++) {
-      const page = buf[head + j] as number;
-      const t = tag[page] as number;
-      if ((t & kStateMask) !== kPageFree) break;
-      tag[page] = (t & ~kStateMask) | kPageHeld;
-      const base = page * ps;
-      for (let o = 0; o < ps; o++) out[j * ps + o] = base + o;
-    }
-    if (j < pageCount) this.refuseHandOut(j, pageCount);
-  }
-
-  /**
-   * The first `pageCount` pages of the free list are handed out (after extend or decode planned
-   * their slots from them); with checks on they go from free to held first.
+   * The first `pageCount` pages of the free list are handed out (after the caller filled or planned
+   * their slots from them): the front moves past them. With checks on that is their move to held
+   * too (see the class comment), so nothing is written or called per page.
    */
   protected handOut(pageCount: number): void {
-    // A decode step that opens no page (most steps at pages 64 and 512) skips the call: V8 need
-    // not inline it into allocDecode, and loaded as modules the empty call cost 4–5 ns of a 54 ns
-    // step (in the bench's bundle, decode of 1 request went 1.075 → 1.069).
-    if (this.checks && pageCount > 0) this.markHandOut(pageCount);
     this.freeList.take(pageCount);
-  }
-
-  /** Checks on: the first `pageCount` pages of the free list go from free to held. */
-  protected markHandOut(pageCount: number): void {
-    const { tag } = this;
-    const { buf, head } = this.freeList;
-    let j = 0;
-    for (; j < pageCount; j++) {
-      const page = buf[head + j] as number;
-      const t = tag[page] as number;
-      if ((t & kStateMask) !== kPageFree) break;
-      tag[page] = (t & ~kStateMask) | kPageHeld;
-    }
-    if (j < pageCount) this.refuseHandOut(j, pageCount);
-  }
-
-  /**
-   * Slow path of a hand-out that met a page that is not free: the `moved` pages already marked go
-   * back to free, and `DoubleAllocError` names every page of the `pageCount` that is not free.
-   */
-  private refuseHandOut(moved: number, pageCount: number): never {
-    const { buf, head } = this.freeList;
-    for (let i = 0; i < moved; i++) {
-      const page = buf[head + i] as number;
-      this.tag[page] = ((this.tag[page] as number) & ~kStateMask) | kPageFree;
-    }
-    const bad: number[] = [];
-    for (let i = 0; i < pageCount; i++) if (this.stateOf(buf[head + i] as number) !== kPageFree) bad.push(buf[head + i] as number);
-    throw new DoubleAllocError(bad);
   }
 
   protected checkSlots(indices: ArrayLike<number>, start: number, end: number): void {
@@ -674,7 +678,9 @@ export abstract class BaseAllocator implements PageAllocator {
    */
   protected collectSegmentPagesChecked(segments: readonly FreeSegment[]): void {
     const { pageSize: ps, pageShift, tag, scratch } = this;
-    const met = (this.nextStamp() << kStateBits) | (this.groupOpen ? kPageQueued : kPageFree);
+    const { buf, head, count, serialBase } = this.freeList;
+    const listedLo = serialBase + head;
+    const listedHi = listedLo + count;
     let k = 0;
     let refused = false;
     for (const { indices } of segments) {
@@ -690,17 +696,18 @@ export abstract class BaseAllocator implements PageAllocator {
         }
         const page = pageShift >= 0 ? first >>> pageShift : Math.floor(first / ps);
         const t = tag[page] as number;
-        if ((t & kStateMask) !== kPageHeld) {
+        if (!(t >= 0) || (t >= listedLo && t < listedHi && buf[t - serialBase] === page)) {
           refused = true;
           break;
         }
-        tag[page] = met;
+        // Queued until released (now, or at the group's end): met again in this call, it is not held.
+        tag[page] = kTagQueued;
         scratch[k++] = page;
       }
       if (refused) break;
     }
     if (refused) {
-      this.settle(scratch, k, met & kStateMask, kPageHeld);
+      this.settle(scratch, k, kPageQueued, kPageHeld);
       this.refuseSegments(segments);
     }
   }
@@ -810,10 +817,10 @@ export abstract class BaseAllocator implements PageAllocator {
     throw new LastLocError(`request ${request}: lastLoc ${lastLoc} does not fit ${heldName} ${held}: (lastLoc + 1) % ${ps} = ${lastMod}, ${heldName} % ${ps} = ${held % ps}`);
   }
 
-  /** The next call's stamp; at the limit every stamp is cleared (states kept). */
+  /** Checks off: the next call's stamp; at the limit every stamp is cleared. */
   protected nextStamp(): number {
     if (this.stamp === kStampMax) {
-      for (let page = 0; page <= this.numPages; page++) this.tag[page] = (this.tag[page] as number) & kStateMask;
+      this.tag.fill(0);
       this.stamp = 0;
     }
     return ++this.stamp;
@@ -821,7 +828,52 @@ export abstract class BaseAllocator implements PageAllocator {
 
   /** Page `page`'s state with checks on (`undefined` tag — outside the pool — reads as free). */
   protected stateOf(page: number): number {
-    return ((this.tag[page] ?? kPageFree) as number) & kStateMask;
+    const t = this.tag[page];
+    if (t === undefined || t === kTagStaged) return kPageFree;
+    if (t === kTagQueued) return kPageQueued;
+    if (t === kTagReserved) return kPageReserved;
+    const { buf, head, count, serialBase } = this.freeList;
+    const at = t - serialBase;
+    return at >= head && at < head + count && buf[at] === page ? kPageFree : kPageHeld;
+  }
+
+  /** Checks on: serials only grow under appends; before they near the int32 limit they start again from 1 (O(numPages), rare). */
+  protected renumberNearLimit(): void {
+    if (this.freeList.serialBase + this.freeList.buf.length > this.serialLimit) this.renumber();
+  }
+
+  /**
+   * Checks on: every tag from the lists — free-list pages their serials (from 1), staged pages
+   * staged, page 0 reserved, queued pages kept, the rest held.
+   */
+  protected renumber(): void {
+    const tag = this.tag;
+    this.freeList.assign(this.freeList.toArray());
+    for (let page = 1; page <= this.numPages; page++) if (tag[page] !== kTagQueued) tag[page] = kTagHeld;
+    tag[0] = kTagReserved;
+    this.numberFreeList();
+    for (let i = 0; i < this.stagedCount; i++) tag[this.staged[i] as number] = kTagStaged;
+  }
+
+  /** Checks on: each free-list page gets the serial of its place. */
+  protected numberFreeList(): void {
+    const { buf, head, count } = this.freeList;
+    const front = this.freeList.frontSerial();
+    for (let i = 0; i < count; i++) this.tag[buf[head + i] as number] = front + i;
+  }
+
+  /** Checks on: a snapshot's page states must be what its lists make them (page 0 reserved, listed free, the rest held). */
+  protected checkSnapshotStates(snapshot: AllocatorSnapshot): void {
+    const { free, staged, pageState } = snapshot;
+    const listed = new Uint8Array(this.numPages + 1);
+    for (const page of free) listed[page] = 1;
+    for (const page of staged) listed[page] = 1;
+    for (let page = 0; page <= this.numPages; page++) {
+      const expect = page === 0 ? kPageReserved : listed[page] === 1 ? kPageFree : kPageHeld;
+      if ((pageState as Uint8Array)[page] !== expect) {
+        throw new StateError(`restoreState: the snapshot marks page ${page} with state ${String((pageState as Uint8Array)[page])}, but its lists make it ${expect}`);
+      }
+    }
   }
 
   /** Every page's state, for snapshots and invariants. */

@@ -24,6 +24,7 @@ export class PagedAllocator extends BaseAllocator {
       this.stage(pages, start, n);
     } else {
       this.freeList.prepend(pages, start, n);
+      if (this.checks) this.numberFront(n);
     }
   }
 

@@ -1,16 +1,7 @@
-import { BaseAllocator, kPageFree, kPageHeld, kPageQueued, kPageReserved } from './base-allocator.js';
-import { ConfigError, StateError } from './errors.js';
+import { BaseAllocator, kPageFree, kPageHeld, kPageQueued, kPageReserved, kTagHeld, kTagQueued, kTagReserved, kTagStaged } from './base-allocator.js';
+import { ConfigError } from './errors.js';
 import { assert } from './internal/assert.js';
 import type { AllocatorConfig, FreeSegment } from './types.js';
-
-// With checks on, the token allocator keeps its page states as serials (see the class comment):
-// tag[p] ≥ the free list's front serial: free, in the list; 0 ≤ tag[p] < front: held.
-const kTagHeld = 0;
-const kTagStaged = -1;
-const kTagQueued = -2;
-const kTagReserved = -3;
-/** Serials are renumbered from 1 before they pass this, so `serial + pageCount` stays an int32. */
-const kSerialMax = 2 ** 30;
 
 /**
  * The engine's token allocator (page size 1): slot 0 reserved, freed slots go to the **back** of
@@ -18,22 +9,14 @@ const kSerialMax = 2 ** 30;
  * allocation runs short. `allocExtend` and `allocDecode` take slots from the front in batch order.
  * Segment frees are plain frees, as in the engine's base allocator.
  *
- * In-line checks (checks on) by serial: a page given back gets the serial of the place it takes at
- * the back of the free list, and a page is held exactly when its serial lies below the list's
- * front serial. Handing pages out moves the front past them, so an allocation writes no page
- * state at all; a free reads and writes one word per page, the word its dedupe touches anyway.
- * Staged, queued and reserved pages carry negative tags. Whoever hands out pages twice must have
- * put one in the list twice, which every checked way in refuses; the ledger covers the rest.
+ * In-line checks (checks on) by serial, as in {@link BaseAllocator}; FIFO reuse never puts a page
+ * below the list's front, so here a page is held exactly when its serial lies below the front
+ * serial, with no read of the list, and a free reads and writes one word per page, the word its
+ * dedupe touches anyway.
  */
 export class TokenAllocator extends BaseAllocator {
-  // callSeen[p] === callStamp: page p met in the current checked free while pages are staged or
-  // queued (their negative tags cannot tell "met in this call" from "given back before").
-  private callSeen: Int32Array | null = null;
-  private callStamp = 0;
   // Checks off: the next call serial (see free); every tag is below it.
   private callSerial = 1;
-  /** Serials start again from 1 before the list's last serial passes this (tests lower it). */
-  protected readonly serialLimit: number = kSerialMax;
 
   /**
    * @param config - pool size; the allocator page size `kernelPageSize × dcpSize` must be 1.
@@ -44,33 +27,6 @@ export class TokenAllocator extends BaseAllocator {
     if (this.pageSize !== 1) {
       throw new ConfigError(`TokenAllocator needs page size 1, got ${this.pageSize} (kernelPageSize ${this.config.kernelPageSize} × dcpSize ${this.config.dcpSize}); use PagedAllocator`);
     }
-  }
-
-  override clear(): void {
-    super.clear();
-    if (this.checks) this.renumber();
-  }
-
-  /**
-   * @throws StateError (checks on) also when the snapshot's page states disagree with its lists:
-   *   serials are derived from the lists alone, so such a snapshot is refused here rather than
-   *   caught at a later hand-out.
-   */
-  override restoreState(state: unknown): void {
-    if (this.checks) {
-      const { free, staged, pageState } = this.asSnapshot(state);
-      const listed = new Uint8Array(this.numPages + 1);
-      for (const page of free) listed[page] = 1;
-      for (const page of staged) listed[page] = 1;
-      for (let page = 0; page <= this.numPages; page++) {
-        const expect = page === 0 ? kPageReserved : listed[page] === 1 ? kPageFree : kPageHeld;
-        if ((pageState as Uint8Array)[page] !== expect) {
-          throw new StateError(`restoreState: the snapshot marks page ${page} with state ${String((pageState as Uint8Array)[page])}, but its lists make it ${expect}`);
-        }
-      }
-    }
-    super.restoreState(state);
-    if (this.checks) this.renumber();
   }
 
   protected override releasePages(pages: Int32Array, start: number, n: number): void {
@@ -87,37 +43,23 @@ export class TokenAllocator extends BaseAllocator {
     if (pageCount > this.freeList.count && pageCount <= this.freeList.count + this.stagedCount) this.mergeStaged();
   }
 
-  protected override mergeStaged(): void {
-    if (this.stagedCount === 0) return;
-    super.mergeStaged();
-    // Sorting moved pages: each takes the serial of its new place.
-    if (this.checks) {
-      this.numberFreeList();
-      this.renumberNearLimit();
-    }
-  }
-
   protected override queueSegment(pages: Int32Array, start: number, n: number): void {
     this.queuePlain(pages, start, n);
   }
 
   // ---- checks by serial -----------------------------------------------------------------------
 
+  /**
+   * By serial against the front alone: FIFO reuse never puts a page back below the front, so a
+   * tag at or past it is a listed page, or one a checked call has numbered for the back and not yet
+   * appended (what a refused call's undo expects to find free).
+   */
   protected override stateOf(page: number): number {
     const t = this.tag[page];
     if (t === undefined || t === kTagStaged) return kPageFree;
     if (t === kTagQueued) return kPageQueued;
     if (t === kTagReserved) return kPageReserved;
     return t >= this.freeList.frontSerial() ? kPageFree : kPageHeld;
-  }
-
-  /** Pages leave the free list by its front moving past them; nothing to write, nothing to call. */
-  protected override handOut(pageCount: number): void {
-    this.freeList.take(pageCount);
-  }
-
-  protected override fillPagesChecked(out: Int32Array, pageCount: number): void {
-    this.fillPages(out, pageCount);
   }
 
   /**
@@ -341,12 +283,8 @@ export class TokenAllocator extends BaseAllocator {
 
   /** Checked free in an open group or under needSort: pages get a fixed negative tag, so dedupe uses stamps. */
   private collectFreeStamped(indices: ArrayLike<number>, n: number): number {
-    const seen = (this.callSeen ??= new Int32Array(this.numPages + 1));
-    if (this.callStamp === 0x7fffffff) {
-      seen.fill(0);
-      this.callStamp = 0;
-    }
-    const stamp = ++this.callStamp;
+    const seen = this.seenPages();
+    const stamp = this.nextSeenStamp();
     const { tag, scratch } = this;
     const front = this.freeList.frontSerial();
     const fixed = this.groupOpen ? kTagQueued : kTagStaged;
@@ -366,28 +304,5 @@ export class TokenAllocator extends BaseAllocator {
       this.throwFreeError(indices, n);
     }
     return k;
-  }
-
-  /** Serials only grow; before they near the int32 limit they start again from 1 (O(numPages), rare). */
-  private renumberNearLimit(): void {
-    if (this.freeList.serialBase + this.freeList.buf.length > this.serialLimit) this.renumber();
-  }
-
-  /**
-   * Every tag from the lists: free-list pages their serials (from 1), staged pages, page 0
-   * reserved, queued pages kept, the rest held.
-   */
-  private renumber(): void {
-    this.freeList.assign(this.freeList.toArray());
-    for (let page = 1; page <= this.numPages; page++) if (this.tag[page] !== kTagQueued) this.tag[page] = kTagHeld;
-    this.tag[0] = kTagReserved;
-    this.numberFreeList();
-    for (let i = 0; i < this.stagedCount; i++) this.tag[this.staged[i] as number] = kTagStaged;
-  }
-
-  private numberFreeList(): void {
-    const { buf, head, count } = this.freeList;
-    const front = this.freeList.frontSerial();
-    for (let i = 0; i < count; i++) this.tag[buf[head + i] as number] = front + i;
   }
 }

@@ -1,20 +1,13 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { DoubleFreeError, KvfuzzError, LastLocError, SlotRangeError, StateError } from './errors.js';
+import { drawnPage, expectRefusedExactly, expectStates, pickResolver, probed } from './test-support/serial-checks.js';
 import { TokenAllocator } from './token-allocator.js';
 import type { AllocatorConfig } from './types.js';
 
-/** Shows every page's state, also inside a free group. */
-class ProbedTokenAllocator extends TokenAllocator {
-  states(): Uint8Array {
-    return this.pageStates();
-  }
-}
-
+const ProbedTokenAllocator = probed(TokenAllocator, false);
 /** Renumbers its serials every few dozen appends, so the rare renumbering runs in every case. */
-class LowLimitTokenAllocator extends ProbedTokenAllocator {
-  protected override readonly serialLimit = 96;
-}
+const LowLimitTokenAllocator = probed(TokenAllocator, true);
 
 /** Pool sizes: small, so drawn slots often hit held, free, queued and staged pages. */
 const kSizeTokensMax = 12;
@@ -26,12 +19,8 @@ type Op =
   | { readonly kind: 'decode'; readonly seqLens: readonly number[]; readonly lastLoc: readonly number[] }
   | { readonly kind: 'group' };
 
-/** A drawn slot: mostly `kPick + k`, the k-th held page when the op runs (so frees often succeed), else a raw slot. */
-const kPick = 1000;
-const slot = fc.oneof(
-  { weight: 3, arbitrary: fc.integer({ min: kPick, max: kPick + 20 }) },
-  { weight: 1, arbitrary: fc.integer({ min: -1, max: kSizeTokensMax + 1 }) },
-);
+/** A drawn slot (page size 1: a page). */
+const slot = drawnPage(-1, kSizeTokensMax + 1);
 const kOp: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('alloc' as const), n: fc.integer({ min: 0, max: 6 }) }),
   fc.record({ kind: fc.constant('free' as const), slots: fc.array(slot, { maxLength: 6 }) }),
@@ -63,10 +52,7 @@ describe('allocator-core:token,serial-checks', () => {
       let groupOpen = false;
       const inPool = (s: number): boolean => Number.isInteger(s) && s >= 0 && s <= sizeTokens;
       for (const drawn of ops) {
-        const heldNow = [...held].sort((a, b) => a - b);
-        // The j-th pick of an op steps one further through the held pages, so picks are mostly distinct.
-        let picks = 0;
-        const resolve = (s: number): number => (s < kPick ? s : heldNow.length === 0 ? 0 : (heldNow[(s - kPick + picks++) % heldNow.length] as number));
+        const resolve = pickResolver(held);
         const op: Op =
           drawn.kind === 'free'
             ? { kind: 'free', slots: drawn.slots.map(resolve) }
@@ -75,10 +61,8 @@ describe('allocator-core:token,serial-checks', () => {
               : drawn.kind === 'decode'
                 ? { ...drawn, lastLoc: drawn.lastLoc.map((s, i) => (drawn.seqLens[i] === 1 && s % 2 === 0 ? -1 : resolve(s))) }
                 : drawn;
-        const before = JSON.stringify(allocator.inspect());
-        let refused: unknown = null;
         let expectRefusal: (new (...args: never[]) => KvfuzzError) | null = null;
-        try {
+        const run = (): void => {
           if (op.kind === 'alloc') {
             const out = allocator.alloc(op.n);
             if (out !== null) {
@@ -125,20 +109,9 @@ describe('allocator-core:token,serial-checks', () => {
             allocator.freeGroupBegin();
             groupOpen = true;
           }
-        } catch (error) {
-          refused = error;
-        }
-        if (expectRefusal === null) {
-          if (refused !== null) throw refused;
-        } else {
-          expect(refused).toBeInstanceOf(expectRefusal);
-          expect(JSON.stringify(allocator.inspect())).toBe(before);
-        }
-        // Every page's state is the set's: held 1, queued 2, page 0 reserved 3, else free 0.
-        const states = allocator.states();
-        for (let page = 0; page <= sizeTokens; page++) {
-          expect(states[page], `page ${page}`).toBe(page === 0 ? 3 : held.has(page) ? 1 : queued.has(page) ? 2 : 0);
-        }
+        };
+        expectRefusedExactly(allocator, run, () => expectRefusal);
+        expectStates(allocator.states(), sizeTokens, held, queued);
         if (!groupOpen) allocator.verifyInvariants();
         if (!groupOpen) expect(allocator.availableSize()).toBe(sizeTokens - held.size);
       }
