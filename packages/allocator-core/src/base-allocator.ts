@@ -414,9 +414,13 @@ export abstract class BaseAllocator implements PageAllocator {
   /** Checks on: the `n` pages just put at the front of the list get the serials of their places. */
   protected numberFront(n: number): void {
     const { buf, head, serialBase } = this.freeList;
-    // Prepends move the serials down; before the front's would go negative, all start again from 1.
     if (serialBase + head < 1) {
-      this.renumber();
+      // A prepend that found no room moved the list to the far end, and the serials down with it.
+      // Rebased in place, the front's serial is 1 again and the list keeps the room it just made
+      // (renumber would move it back to the start, and the next such prepend would move it again).
+      // Held pages keep their old serials: non-negative, and the list read tells them apart.
+      this.freeList.serialBase = 1 - head;
+      this.numberFreeList();
       return;
     }
     for (let i = 0; i < n; i++) this.tag[buf[head + i] as number] = serialBase + head + i;

@@ -112,6 +112,25 @@ describe('allocator-core:paged,serial-checks', () => {
     }
   });
 
+  it('after a restore, frees that move the list to the far end rebase its serials in place: no renumbering per free', () => {
+    let renumbered = 0;
+    class Counting extends PagedAllocator {
+      protected override renumber(): void {
+        renumbered++;
+        super.renumber();
+      }
+    }
+    const allocator = new Counting({ sizeTokens: 64 * 4, kernelPageSize: 4, needSort: false, checks: true });
+    const held = allocator.alloc(48 * 4) as Int32Array;
+    allocator.restoreState(allocator.backupState());
+    renumbered = 0;
+    // The restore put the list at the start of its buffer: the first prepend finds no room.
+    for (let page = 0; page < 48; page++) allocator.free(held.subarray(page * 4, page * 4 + 1));
+    expect(renumbered).toBe(0);
+    allocator.verifyInvariants();
+    expect(() => allocator.free(held.subarray(0, 1))).toThrow(DoubleFreeError);
+  });
+
   it('control: a held page stays held while its place in the list is reused and renumbered, and its free is accepted once', () => {
     const allocator = new LowLimitPagedAllocator({ sizeTokens: 16, kernelPageSize: 4, needSort: false, checks: true });
     const kept = allocator.alloc(4) as Int32Array;
