@@ -28,7 +28,7 @@ const batchArbitrary = (maxRequests: number, minRequests = 1, kernels = [1, 2, 4
             ext: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: ps }), fc.integer({ min: 1, max: 3 }).map((k) => k * ps), fc.integer({ min: 1, max: 5 * ps })),
             lastPage: fc.integer({ min: 1, max: 1_000 }),
           }),
-          { minLength: minRequests, maxLength: maxRequests },
+          { minLength: minRequests, maxLength: maxRequests, size: 'max' },
         ),
         shortBy: fc.constantFrom(0, 0, 0, 1),
         freeSeed: fc.integer({ min: 0, max: 1_000_000 }),
@@ -165,7 +165,7 @@ describe('gpu-kernels:free', () => {
   it('finds every planted duplicate in random batches (checked), and the unchecked kernel does not', async () => {
     const kernels = new GpuAllocKernels(context);
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: 500 }), { minLength: 1, maxLength: 300 }), fc.array(fc.nat(), { maxLength: 20 }), async (held, picks) => {
+      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: 500 }), { minLength: 1, maxLength: 300, size: 'max' }), fc.array(fc.nat(), { maxLength: 20, size: 'max' }), async (held, picks) => {
         const duplicates = [...new Set(picks.map((p) => held[p % held.length] as number))];
         const checked = kernels.createPageState(500, held);
         const unchecked = kernels.createPageState(500, held);
