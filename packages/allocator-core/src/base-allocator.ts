@@ -40,10 +40,16 @@ export const kTagReserved = -3;
 /** Serials start again from 1 before the list's last serial passes this, so `serial + pageCount` stays an int32. */
 export const kSerialMax = 2 ** 30;
 
-/** Checks off, `tag[p]` is the stamp of the last call that met page p, shifted past two spare low bits. */
-const kStateBits = 2;
-/** Stamps stay below 2^29 so that `stamp << 2` is a non-negative int32. */
-const kStampMax = (1 << (31 - kStateBits)) - 1;
+/** Call stamps (of a free, a group, a checked call's dedupe) are positive int32s; at this one they start again from 1. */
+const kStampMax = 0x7fffffff;
+
+/**
+ * Checks on: whether page `page`, whose tag is `t`, sits at the place its serial names inside the
+ * free list, whose places have the serials `[listedLo, listedHi)` (`buf[serial − serialBase]`).
+ */
+function isListed(page: number, t: number, buf: Int32Array, serialBase: number, listedLo: number, listedHi: number): boolean {
+  return t >= listedLo && t < listedHi && buf[t - serialBase] === page;
+}
 
 /** A snapshot from `backupState`; opaque to callers. */
 export interface AllocatorSnapshot {
@@ -507,7 +513,7 @@ export abstract class BaseAllocator implements PageAllocator {
   /** Checks off: the distinct pages of `indices` into `scratch`, first appearance first. */
   protected collectFree(indices: ArrayLike<number>, n: number): number {
     const { pageSize, pageShift, tag, scratch } = this;
-    const met = this.nextStamp() << kStateBits;
+    const met = this.nextStamp();
     let k = 0;
     // prev: the page of the slot before; a row gives back page after page, so most slots repeat it.
     let prev = -1;
@@ -556,7 +562,7 @@ export abstract class BaseAllocator implements PageAllocator {
     for (; j < k; j++) {
       const page = scratch[j] as number;
       const t = tag[page] as number;
-      if (!(t >= 0) || (t >= listedLo && t < listedHi && buf[t - serialBase] === page)) break;
+      if (!(t >= 0) || isListed(page, t, buf, serialBase, listedLo, listedHi)) break;
       if (queue) tag[page] = kTagQueued;
     }
     if (j < k) {
@@ -573,7 +579,7 @@ export abstract class BaseAllocator implements PageAllocator {
 
   /** The next call's dedupe stamp; at the limit the stamps are cleared. */
   protected nextSeenStamp(): number {
-    if (this.seenStamp === 0x7fffffff) {
+    if (this.seenStamp === kStampMax) {
       this.seenPages().fill(0);
       this.seenStamp = 0;
     }
@@ -601,8 +607,7 @@ export abstract class BaseAllocator implements PageAllocator {
     const target = to === kPageQueued ? kTagQueued : kTagHeld;
     for (let i = 0; i < n; i++) {
       const page = pages[i] as number;
-      // Queued is read off the tag alone: a group's end settles every page it released.
-      const state = from === kPageQueued && tag[page] === kTagQueued ? kPageQueued : this.stateOf(page);
+      const state = this.stateOf(page);
       if (state !== from) assert(false, `page ${page} in state ${state}, expected ${from}`);
       tag[page] = target;
     }
@@ -700,7 +705,7 @@ export abstract class BaseAllocator implements PageAllocator {
         }
         const page = pageShift >= 0 ? first >>> pageShift : Math.floor(first / ps);
         const t = tag[page] as number;
-        if (!(t >= 0) || (t >= listedLo && t < listedHi && buf[t - serialBase] === page)) {
+        if (!(t >= 0) || isListed(page, t, buf, serialBase, listedLo, listedHi)) {
           refused = true;
           break;
         }
@@ -837,8 +842,7 @@ export abstract class BaseAllocator implements PageAllocator {
     if (t === kTagQueued) return kPageQueued;
     if (t === kTagReserved) return kPageReserved;
     const { buf, head, count, serialBase } = this.freeList;
-    const at = t - serialBase;
-    return at >= head && at < head + count && buf[at] === page ? kPageFree : kPageHeld;
+    return isListed(page, t, buf, serialBase, serialBase + head, serialBase + head + count) ? kPageFree : kPageHeld;
   }
 
   /** Checks on: serials only grow under appends; before they near the int32 limit they start again from 1 (O(numPages), rare). */
