@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from './errors.js';
+import { ConfigError, SlotRangeError } from './errors.js';
 import { TokenAllocator } from './token-allocator.js';
+import { expectRejected } from './test-support/expect-rejected.js';
 import { range } from './test-support/rows.js';
 
 // The engine's test_allocator_cpu.py expectations for the token allocator (semantics §2.2, §7.3):
@@ -178,6 +179,26 @@ describe('allocator-core:token,extend-decode', () => {
     const before = allocator.backupState();
     expect(allocator.allocExtend({ prefixLens: [0], seqLens: [5], lastLoc: [-1] })).toBeNull();
     expect(allocator.backupState()).toEqual(before);
+  });
+});
+
+describe('allocator-core:token,slot-range', () => {
+  // A plain array's slots are not known to be integers: the checked free names each bad one, the
+  // string '3' too (an Int32Array would have coerced it, a tag lookup would have read page 3).
+  it('refuses a plain array with slots 17 (past the pool), -1, 4.5, NaN or the string 3, naming them; changes nothing', () => {
+    for (const bad of [17, -1, 4.5, Number.NaN, '3']) {
+      const allocator = token();
+      allocator.alloc(8);
+      const error = expectRejected(allocator, () => allocator.free([1, bad as number, 2]), SlotRangeError, [`[${String(bad)}]`]);
+      expect(error.slots).toEqual([bad]);
+    }
+  });
+
+  it('control: the same plain array of held slots is freed, appended in the order given', () => {
+    const allocator = token();
+    allocator.alloc(8);
+    allocator.free([1, 3, 2]);
+    expect(Array.from(allocator.inspect().free.subarray(-3))).toEqual([1, 3, 2]);
   });
 });
 

@@ -84,11 +84,12 @@ export class TokenAllocator extends BaseAllocator {
   override free(indices: ArrayLike<number>): void {
     const n = indices.length;
     const freeList = this.freeList;
-    if (this.groupOpen || this.needSort || n === 0 || n > this.numPages - freeList.count) {
+    // Checks on, a plain array takes the general path, whose collect checks its slots once (here
+    // they were checked first and again when a bad page sent the call there).
+    if (this.groupOpen || this.needSort || n === 0 || n > this.numPages - freeList.count || (this.checks && !(indices instanceof Int32Array))) {
       super.free(indices);
       return;
     }
-    if (this.checks && !(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
     const tail = freeList.reserveBack(n);
     let stoppedAt: number;
     if (this.checks) {
