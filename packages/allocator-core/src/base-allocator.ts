@@ -402,7 +402,7 @@ export abstract class BaseAllocator implements PageAllocator {
   protected stage(pages: Int32Array, start: number, n: number): void {
     for (let i = 0; i < n; i++) this.staged[this.stagedCount + i] = pages[start + i] as number;
     this.stagedCount += n;
-    if (this.checks) for (let i = 0; i < n; i++) this.tag[pages[start + i] as number] = kTagStaged;
+    if (this.checks) for (let i = 0; i < n; i++) this.setTag(pages[start + i] as number, kTagStaged);
   }
 
   protected mergeStaged(): void {
@@ -855,19 +855,30 @@ export abstract class BaseAllocator implements PageAllocator {
    * staged, page 0 reserved, queued pages kept, the rest held.
    */
   protected renumber(): void {
-    const tag = this.tag;
     this.freeList.assign(this.freeList.toArray());
-    for (let page = 1; page <= this.numPages; page++) if (tag[page] !== kTagQueued) tag[page] = kTagHeld;
-    tag[0] = kTagReserved;
+    for (let page = 1; page <= this.numPages; page++) if (this.tagOf(page) !== kTagQueued) this.setTag(page, kTagHeld);
+    this.setTag(0, kTagReserved);
     this.numberFreeList();
-    for (let i = 0; i < this.stagedCount; i++) tag[this.staged[i] as number] = kTagStaged;
+    for (let i = 0; i < this.stagedCount; i++) this.setTag(this.staged[i] as number, kTagStaged);
   }
 
   /** Checks on: each free-list page gets the serial of its place. */
   protected numberFreeList(): void {
     const { buf, head, count } = this.freeList;
     const front = this.freeList.frontSerial();
-    for (let i = 0; i < count; i++) this.tag[buf[head + i] as number] = front + i;
+    for (let i = 0; i < count; i++) this.setTag(buf[head + i] as number, front + i);
+  }
+
+  /**
+   * Checks on: page `page`'s tag (a serial or a negative state) as the shared paths read and write
+   * it. The paged allocator stores it as is; the token allocator stores it less the page id.
+   */
+  protected tagOf(page: number): number {
+    return this.tag[page] as number;
+  }
+
+  protected setTag(page: number, value: number): void {
+    this.tag[page] = value;
   }
 
   /** Checks on: a snapshot's page states must be what its lists make them (page 0 reserved, listed free, the rest held). */

@@ -9,6 +9,18 @@ const ProbedTokenAllocator = probed(TokenAllocator, false);
 /** Renumbers its serials every few dozen appends, so the rare renumbering runs in every case. */
 const LowLimitTokenAllocator = probed(TokenAllocator, true);
 
+/**
+ * `Base` whose segment free takes runs of 2 consecutive pages a run at a time and asks after
+ * every 2 pages copied whether they were one run, so the run path meets the small pools here.
+ */
+function shortRuns(Base: typeof ProbedTokenAllocator): typeof ProbedTokenAllocator {
+  return class extends (Base as unknown as typeof TokenAllocator) {
+    protected override readonly runMin: number = 2;
+    protected override readonly runBlock: number = 2;
+  } as unknown as typeof ProbedTokenAllocator;
+}
+const kClasses = [ProbedTokenAllocator, LowLimitTokenAllocator, shortRuns(ProbedTokenAllocator), shortRuns(LowLimitTokenAllocator)] as const;
+
 /** Pool sizes: small, so drawn slots often hit held, free, queued and staged pages. */
 const kSizeTokensMax = 12;
 
@@ -42,11 +54,12 @@ const kOp: fc.Arbitrary<Op> = fc.oneof(
  */
 describe('allocator-core:token,serial-checks', () => {
   // size 'max': without it fast-check draws far fewer ops than maxLength allows.
-  test.prop([fc.integer({ min: 1, max: kSizeTokensMax }), fc.boolean(), fc.boolean(), fc.array(kOp, { maxLength: 80, size: 'max' })], { numRuns: 300 })(
+  // variant: bit 0 a low serial limit, bit 1 short runs.
+  test.prop([fc.integer({ min: 1, max: kSizeTokensMax }), fc.boolean(), fc.integer({ min: 0, max: 3 }), fc.array(kOp, { maxLength: 80, size: 'max' })], { numRuns: 400 })(
     'agrees with a held-page set on every alloc, free, segment free, decode and group',
-    (sizeTokens, needSort, lowLimit, ops) => {
+    (sizeTokens, needSort, variant, ops) => {
       const config: AllocatorConfig = { sizeTokens, needSort, checks: true };
-      const allocator = lowLimit ? new LowLimitTokenAllocator(config) : new ProbedTokenAllocator(config);
+      const allocator = new kClasses[variant]!(config);
       const held = new Set<number>();
       const queued = new Set<number>();
       let groupOpen = false;
