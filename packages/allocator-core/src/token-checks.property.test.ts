@@ -26,7 +26,8 @@ const kSizeTokensMax = 12;
 
 type Op =
   | { readonly kind: 'alloc'; readonly n: number }
-  | { readonly kind: 'free'; readonly slots: readonly number[] }
+  /** typed: as an Int32Array (the direct path to the list), else a plain array (the general path). */
+  | { readonly kind: 'free'; readonly slots: readonly number[]; readonly typed: boolean }
   | { readonly kind: 'segments'; readonly rows: readonly (readonly number[])[] }
   | { readonly kind: 'decode'; readonly seqLens: readonly number[]; readonly lastLoc: readonly number[] }
   | { readonly kind: 'group' };
@@ -35,7 +36,7 @@ type Op =
 const slot = drawnPage(-1, kSizeTokensMax + 1);
 const kOp: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('alloc' as const), n: fc.integer({ min: 0, max: 6 }) }),
-  fc.record({ kind: fc.constant('free' as const), slots: fc.array(slot, { maxLength: 6 }) }),
+  fc.record({ kind: fc.constant('free' as const), slots: fc.array(slot, { maxLength: 6 }), typed: fc.boolean() }),
   fc.record({ kind: fc.constant('segments' as const), rows: fc.array(fc.array(slot, { minLength: 1, maxLength: 3 }), { maxLength: 3 }) }),
   fc.integer({ min: 1, max: 4 }).chain((n) =>
     fc.record({
@@ -68,7 +69,7 @@ describe('allocator-core:token,serial-checks', () => {
         const resolve = pickResolver(held);
         const op: Op =
           drawn.kind === 'free'
-            ? { kind: 'free', slots: drawn.slots.map(resolve) }
+            ? { kind: 'free', slots: drawn.slots.map(resolve), typed: drawn.typed }
             : drawn.kind === 'segments'
               ? { kind: 'segments', rows: drawn.rows.map((row) => row.map(resolve)) }
               : drawn.kind === 'decode'
@@ -87,7 +88,7 @@ describe('allocator-core:token,serial-checks', () => {
           } else if (op.kind === 'free') {
             if (op.slots.some((s) => !inPool(s))) expectRefusal = SlotRangeError;
             else if (op.slots.some((s) => !held.has(s))) expectRefusal = DoubleFreeError;
-            allocator.free(op.slots);
+            allocator.free(op.typed ? Int32Array.from(op.slots) : op.slots);
             for (const s of op.slots) {
               held.delete(s);
               if (groupOpen) queued.add(s);
