@@ -77,6 +77,8 @@ export interface AllocatorSnapshot {
  * and the list entry it names, and the release writes the new serials where it writes the list.
  * Staged, queued and reserved pages carry negative tags. A page cannot be handed out twice without
  * having been put in the list twice, which every checked way in refuses; the ledger covers the rest.
+ * Code shared by both allocators reads and writes a tag through {@link tagOf} / {@link setTag}: the
+ * token allocator stores it less the page id (see `TokenAllocator`).
  *
  * Methods are protected rather than private so that `fuzz/mutants` can plant a bug in one step
  * by overriding it; nothing in this package overrides them outside the two subclasses.
