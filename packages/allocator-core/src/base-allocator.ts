@@ -478,7 +478,10 @@ export abstract class BaseAllocator implements PageAllocator {
     }
   }
 
-  /** Checks that hold whether or not checks are on: aligned starts, each segment after the previous one's last page. */
+  /**
+   * Checks that hold whether or not checks are on: aligned starts, each segment after the previous
+   * one's last page; checks on, also every slot of a plain array.
+   */
   protected validateSegments(segments: readonly FreeSegment[]): void {
     if (!Array.isArray(segments)) throw new ArgumentError(`freeSegments takes an array of segments, got ${String(segments)}`);
     const ps = this.pageSize;
@@ -497,6 +500,10 @@ export abstract class BaseAllocator implements PageAllocator {
       if (start % ps !== 0) throw new SegmentError(`segment start ${start} is not page-aligned (page_size ${ps})`);
       prevEnd = start + n;
     }
+    // Checks on, a plain array's slots need not be integers: all are checked before any page is
+    // touched (checked segment by segment, a bad slot in a later segment was met after the earlier
+    // segments' pages had been marked).
+    if (this.checks) for (const { indices } of segments) if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, indices.length);
   }
 
   // ---- shared mechanics ------------------------------------------------------------------------
@@ -696,8 +703,6 @@ export abstract class BaseAllocator implements PageAllocator {
     let refused = false;
     for (const { indices } of segments) {
       const n = indices.length;
-      // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
-      if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
       for (let blockStart = 0; blockStart < n; blockStart += ps) {
         const first = indices[blockStart] as number;
         const blockEnd = blockStart + ps < n ? blockStart + ps : n;

@@ -1,6 +1,6 @@
 import { BaseAllocator } from './base-allocator.js';
 import { sortRange } from './internal/sort-range.js';
-import type { AllocatorConfig } from './types.js';
+import type { AllocatorConfig, FreeSegment } from './types.js';
 
 /**
  * The engine's paged allocator (`PagedTokenToKVPoolAllocator`, latest variant): allocator page =
@@ -31,6 +31,68 @@ export class PagedAllocator extends BaseAllocator {
   protected override releasePlain(pages: Int32Array, n: number): void {
     sortRange(pages, 0, n);
     this.release(pages, 0, n);
+  }
+
+  /**
+   * Checks on, outside a group and without needSort, a segment free checks each page block and
+   * writes its page straight to its final place before the front, numbered there, in one pass:
+   * the places the engine's segment-by-segment prepends give (the last segment first, each in row
+   * order). The general path collects the pages into scratch, marks them queued, and numbers them
+   * again as each segment is prepended. A block that breaks its page, a page not held, or one met
+   * twice (its tag names a place this call already wrote) stops the pass, and the general path's
+   * slow path names the error.
+   */
+  override freeSegments(segments: readonly FreeSegment[]): void {
+    if (!this.checks || this.groupOpen || this.needSort) {
+      super.freeSegments(segments);
+      return;
+    }
+    this.validateSegments(segments);
+    const { pageSize: ps, pageShift, tag, freeList } = this;
+    let total = 0;
+    for (const { indices } of segments) total += Math.ceil(indices.length / ps);
+    if (total === 0) return;
+    const lo = total > this.numPages - freeList.count ? -1 : freeList.reserveFront(total);
+    // More pages than held (some page is not held or met twice), or serials that would go below 1: the general path.
+    if (lo < 0 || freeList.serialBase + lo < 1) {
+      super.freeSegments(segments);
+      return;
+    }
+    const { buf, head, count, serialBase } = freeList;
+    const listedLo = serialBase + head;
+    const listedHi = listedLo + count;
+    const writtenLo = serialBase + lo;
+    let at = lo;
+    let refused = false;
+    // Segments from the last: the places then grow one by one, so the call's writes are [writtenLo, serial of at).
+    for (let s = segments.length - 1; s >= 0 && !refused; s--) {
+      const indices = (segments[s] as FreeSegment).indices;
+      const n = indices.length;
+      // The block walk repeats collectSegmentPagesChecked's on purpose: as a shared method it
+      // measured 0.5–1.3% slower on alloc + freeSegments at pages 64 and 512.
+      for (let blockStart = 0; blockStart < n; blockStart += ps) {
+        const first = indices[blockStart] as number;
+        const blockEnd = blockStart + ps < n ? blockStart + ps : n;
+        if (!this.blockKeepsPage(first, indices[blockEnd - 1] as number, blockEnd - blockStart)) {
+          refused = true;
+          break;
+        }
+        const page = pageShift >= 0 ? first >>> pageShift : Math.floor(first / ps);
+        const t = tag[page] as number;
+        // Free (at its place in the list) or written earlier in this call: not held.
+        if (!(t >= 0) || (((t >= listedLo && t < listedHi) || (t >= writtenLo && t < serialBase + at)) && buf[t - serialBase] === page)) {
+          refused = true;
+          break;
+        }
+        buf[at] = page;
+        tag[page] = serialBase + at;
+        at++;
+      }
+    }
+    // The pages written keep serials of places before the front, which read as held (the list
+    // never holds them there without writing them again): nothing to undo.
+    if (refused) this.refuseSegments(segments);
+    freeList.commitFront(total);
   }
 
   protected override queueSegment(pages: Int32Array, start: number, n: number): void {

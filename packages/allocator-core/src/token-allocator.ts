@@ -285,7 +285,6 @@ export class TokenAllocator extends BaseAllocator {
     let k = 0;
     for (const { indices } of segments) {
       const n = indices.length;
-      if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
       for (let b0 = 0; b0 < n; b0 += runBlock) {
         const b1 = Math.min(n, b0 + runBlock);
         const first = indices[b0] as number;
@@ -377,7 +376,6 @@ export class TokenAllocator extends BaseAllocator {
     let refused = false;
     for (const { indices } of segments) {
       const n = indices.length;
-      if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
       for (let i = 0; i < n; i++) {
         const page = indices[i] as number;
         const t = (tag[page] as number) + page;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { BaseAllocator } from './base-allocator.js';
 import { ArgumentError, DoubleFreeError, FreeGroupError, LastLocError, SegmentError, SlotRangeError } from './errors.js';
 import { PagedAllocator } from './paged-allocator.js';
+import { TokenAllocator } from './token-allocator.js';
 import { expectRejected, expectRejectedInGroup } from './test-support/expect-rejected.js';
 import { range, slotsOfPages } from './test-support/rows.js';
 import type { FreeSegment } from './types.js';
@@ -459,5 +461,49 @@ describe('allocator-core:validation,unchanged', () => {
     expect(() => allocator.freeSegments([segment(kRowA.slice(0, 5), 0), segment(kRowA.slice(4), 4)])).toThrow(SegmentError);
     expect(Array.from(allocator.alloc(16) ?? [])).toEqual(Array.from(twin.alloc(16) ?? []));
     expect(Array.from(allocator.alloc(16) ?? [])).toEqual(range(36, 51));
+  });
+});
+
+describe('allocator-core:validation,segment-slots', () => {
+  // A regression: the checked segment free checked a plain array's slots segment by segment, so a
+  // bad slot in a later segment was met after the earlier segments' pages had been marked queued
+  // (their pages then stayed out of every list). Now every slot is checked before any page.
+  const kinds = [
+    { name: 'paged', make: (): BaseAllocator => new PagedAllocator({ sizeTokens: 16, kernelPageSize: 4, needSort: false, checks: true }), bad: 99.5 },
+    { name: 'token', make: (): BaseAllocator => new TokenAllocator({ sizeTokens: 16, needSort: false, checks: true }), bad: 99 },
+  ];
+  describe.each(kinds)('$name', ({ make, bad }) => {
+    const held = (allocator: BaseAllocator): number[] => Array.from(allocator.alloc(8) as Int32Array);
+    const segmentsWith = (row: readonly number[], badIn: 'first' | 'last'): FreeSegment[] => {
+      const half = row.length / 2;
+      const first = row.slice(0, half);
+      const last = row.slice(half);
+      (badIn === 'first' ? first : last)[half - 1] = bad;
+      return [segment(first, 0), segment(last, half)];
+    };
+
+    it.each(['first', 'last'] as const)('refuses a bad slot in the %s segment of plain arrays, changing nothing', (badIn) => {
+      const allocator = make();
+      const row = held(allocator);
+      const error = expectRejected(allocator, () => allocator.freeSegments(segmentsWith(row, badIn)), SlotRangeError, [String(bad)]);
+      expect(error.slots).toEqual([bad]);
+      allocator.verifyInvariants();
+      allocator.freeSegments([segment(row, 0)]);
+      expect(allocator.availableSize()).toBe(16);
+    });
+
+    it.each(['first', 'last'] as const)('refuses it inside a free group too (%s segment), queueing nothing', (badIn) => {
+      let row: number[] = [];
+      expectRejectedInGroup(
+        make,
+        (allocator) => {
+          row = held(allocator);
+          allocator.freeGroupBegin();
+        },
+        (allocator) => allocator.freeSegments(segmentsWith(row, badIn)),
+        SlotRangeError,
+        [String(bad)],
+      );
+    });
   });
 });

@@ -52,14 +52,29 @@ export class FreeList {
 
   /** `src[start, start + n)` goes to the front, keeping its order. */
   prepend(src: Int32Array, start: number, n: number): void {
+    const at = this.reserveFront(n);
+    for (let i = 0; i < n; i++) this.buf[at + i] = src[start + i] as number;
+    this.commitFront(n);
+  }
+
+  /**
+   * Makes room for `n` entries before the front and returns where the first goes (`buf[at + i]`,
+   * serial `serialBase + at + i`, unchanged by the move); they join the list at {@link commitFront}.
+   * The caller keeps `count + n <= capacity`.
+   */
+  reserveFront(n: number): number {
     if (this.head < n) {
       const target = this.buf.length - this.count;
       this.buf.copyWithin(target, this.head, this.head + this.count);
       this.serialBase -= target - this.head;
       this.head = target;
     }
+    return this.head - n;
+  }
+
+  /** The `n` entries written before the front (see {@link reserveFront}) join the list. */
+  commitFront(n: number): void {
     this.head -= n;
-    for (let i = 0; i < n; i++) this.buf[this.head + i] = src[start + i] as number;
     this.count += n;
   }
 
