@@ -9,7 +9,7 @@ import {
   StateError,
 } from './errors.js';
 import { assert } from './internal/assert.js';
-import { FreeList } from './internal/free-list.js';
+import { FreeList, isListed } from './internal/free-list.js';
 import { countDecodePages, planDecodeInto } from './plan-decode.js';
 import { countExtendPages, countExtendTokens, planExtendInto } from './plan-extend.js';
 import { extendLastLocMiss, planDecodeChecked, planDecodeCheckedByBranch } from './internal/checked-plans.js';
@@ -42,14 +42,6 @@ export const kSerialMax = 2 ** 30;
 
 /** Call stamps (of a free, a group, a checked call's dedupe) are positive int32s; at this one they start again from 1. */
 const kStampMax = 0x7fffffff;
-
-/**
- * Checks on: whether page `page`, whose tag is `t`, sits at the place its serial names inside the
- * free list, whose places have the serials `[listedLo, listedHi)` (`buf[serial − serialBase]`).
- */
-function isListed(page: number, t: number, buf: Int32Array, serialBase: number, listedLo: number, listedHi: number): boolean {
-  return t >= listedLo && t < listedHi && buf[t - serialBase] === page;
-}
 
 /** A snapshot from `backupState`; opaque to callers. */
 export interface AllocatorSnapshot {

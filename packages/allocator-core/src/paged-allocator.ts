@@ -1,4 +1,5 @@
 import { BaseAllocator } from './base-allocator.js';
+import { isListed } from './internal/free-list.js';
 import { sortRange } from './internal/sort-range.js';
 import type { AllocatorConfig, FreeSegment } from './types.js';
 
@@ -80,7 +81,7 @@ export class PagedAllocator extends BaseAllocator {
         const page = pageShift >= 0 ? first >>> pageShift : Math.floor(first / ps);
         const t = tag[page] as number;
         // Free (at its place in the list) or written earlier in this call: not held.
-        if (!(t >= 0) || (((t >= listedLo && t < listedHi) || (t >= writtenLo && t < serialBase + at)) && buf[t - serialBase] === page)) {
+        if (!(t >= 0) || isListed(page, t, buf, serialBase, listedLo, listedHi) || isListed(page, t, buf, serialBase, writtenLo, serialBase + at)) {
           refused = true;
           break;
         }

@@ -122,7 +122,7 @@ export class TokenAllocator extends BaseAllocator {
     if (this.checks) {
       const front = freeList.frontSerial();
       stoppedAt = this.appendInRange(indices, n, tail, front, front + freeList.count);
-      if (stoppedAt < n) for (let j = 0; j < stoppedAt; j++) this.setTag(freeList.buf[tail + j] as number, kTagHeld);
+      if (stoppedAt < n) this.holdAgain(tail, stoppedAt);
     } else {
       const first = this.takeCallSerials(n);
       stoppedAt = this.appendInRange(indices, n, tail, first, first);
@@ -133,6 +133,12 @@ export class TokenAllocator extends BaseAllocator {
     }
     freeList.commitBack(n);
     if (this.checks) this.renumberNearLimit();
+  }
+
+  /** Undoes a refused checked free's numbering: the `n` pages written at `buf[tail, …)` are held again. */
+  private holdAgain(tail: number, n: number): void {
+    const buf = this.freeList.buf;
+    for (let i = 0; i < n; i++) this.setTag(buf[tail + i] as number, kTagHeld);
   }
 
   /**
@@ -258,8 +264,7 @@ export class TokenAllocator extends BaseAllocator {
     const runCount = this.copyNotingRuns(segments, tail);
     const refusedAt = this.numberRunsChecked(tail, total, runCount);
     if (refusedAt < total) {
-      const buf = this.freeList.buf;
-      for (let i = 0; i < refusedAt; i++) this.setTag(buf[tail + i] as number, kTagHeld);
+      this.holdAgain(tail, refusedAt);
       this.refuseSegments(segments);
     }
     this.freeList.commitBack(total);
