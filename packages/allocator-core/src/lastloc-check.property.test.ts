@@ -76,6 +76,20 @@ describe('allocator-core:lastloc,fused-check', () => {
     const expected = drawn.every((_, i) => fits(prefixLens[i] as number, lastLoc[i] as number, pageSize));
     expect(miss === 0).toBe(expected);
   });
+
+  const kAnyPrefix = fc.oneof(kHeld, fc.integer({ min: 2 ** 31 - 4, max: 2 ** 32 + 4 }), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }));
+  // Past 2^31 the empty-prefix mask may take a prefix for empty: a miss there sends the batch to the
+  // exact pass; a pass must still mean the lastLoc fits.
+  test.prop([kPageSize, kAnyPrefix, kLastLoc], { numRuns: 500 })(
+    'extend: at any prefix length, extendLastLocMiss passes only a lastLoc that fits, and allocExtend answers by the rule',
+    (pageSize, pre, last) => {
+      if (extendLastLocMiss(pre, last, pageSize - 1) === 0) expect(fits(pre, last, pageSize)).toBe(true);
+      const allocator = new PagedAllocator({ sizeTokens: 16 * pageSize, kernelPageSize: pageSize, checks: true });
+      const batch = { prefixLens: [pre], seqLens: [pre], lastLoc: [last] };
+      if (fits(pre, last, pageSize)) expect(allocator.allocExtend(batch)).toHaveLength(0);
+      else expectRejected(allocator, () => allocator.allocExtend(batch), LastLocError, ['lastLoc']);
+    },
+  );
 });
 
 /** The paths where the decode check cannot ride the planner (a null answer, a merge of staged pages, a page that is not a power of two); extend checks in validateExtend on every path. */

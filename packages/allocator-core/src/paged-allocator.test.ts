@@ -91,6 +91,17 @@ describe('allocator-core:paged,alloc', () => {
     allocator.free([4, 5, 6, 7, 8, 11, 4]);
     expect(allocator.availableSize()).toBe(64);
   });
+
+  // More entries than held pages, none next to its repeat: the checked free counts entries before
+  // it dedupes, so this takes its fallback (an entry per slot would overrun its scratch).
+  it.each([true, false])('checks %s: pages repeated far apart, more entries than pages held, are freed once each', (checks) => {
+    const allocator = paged({ sizeTokens: 16, checks });
+    allocator.alloc(8); // pages 1, 2
+    allocator.free(Int32Array.of(4, 8, 5, 9, 6, 10, 7, 11, 4, 8));
+    expect(allocator.availableSize()).toBe(16);
+    expect(Array.from(allocator.inspect().free)).toEqual([1, 2, 3, 4]);
+    allocator.verifyInvariants();
+  });
 });
 
 describe('allocator-core:paged,reuse', () => {

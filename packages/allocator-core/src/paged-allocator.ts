@@ -1,4 +1,5 @@
 import { BaseAllocator } from './base-allocator.js';
+import { assert } from './internal/assert.js';
 import { isListed } from './internal/free-list.js';
 import { sortRange } from './internal/sort-range.js';
 import type { AllocatorConfig, FreeSegment } from './types.js';
@@ -27,6 +28,63 @@ export class PagedAllocator extends BaseAllocator {
       this.freeList.prepend(pages, start, n);
       if (this.checks) this.numberFront(n);
     }
+  }
+
+  /**
+   * Checks on, outside a group and without needSort, a plain free checks each page where it meets
+   * it and dedupes after the sort the engine's `unique` does anyway (adjacent repeats), writing the
+   * distinct pages from the back straight to their places before the front, numbered there. The
+   * general path dedupes with a stamp array first, checks in a second pass, and numbers the front
+   * in a third after the prepend. A page not held stops the loop before anything changed; more
+   * entries than the places below the front can number (serials stay ≥ 1) take the general path,
+   * which dedupes before it counts and rebases the serials when they run out.
+   */
+  override free(indices: ArrayLike<number>): void {
+    const n = indices.length;
+    if (!this.checks || this.groupOpen || this.needSort || n === 0) {
+      super.free(indices);
+      return;
+    }
+    // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
+    if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
+    const { pageSize, pageShift, tag, scratch, freeList } = this;
+    const { buf, head, count, serialBase } = freeList;
+    const listedLo = serialBase + head;
+    const listedHi = listedLo + count;
+    // Serials start at 1 and only hand-outs raise the front's, so listedLo − 1 ≤ the pages held:
+    // the limit also keeps scratch and the list's room in bounds.
+    const limit = listedLo - 1;
+    if (limit > this.numPages - count) assert(false, `front serial ${listedLo} is above 1 + the ${this.numPages - count} pages held`);
+    let k = 0;
+    let prev = -1;
+    for (let i = 0; i < n; i++) {
+      const slot = indices[i] as number;
+      const page = pageShift >= 0 ? slot >>> pageShift : Math.floor(slot / pageSize);
+      if (page === prev) continue;
+      prev = page;
+      const t = tag[page] as number;
+      if (!(t >= 0) || isListed(page, t, buf, serialBase, listedLo, listedHi)) this.throwFreeError(indices, n);
+      if (k === limit) {
+        super.free(indices);
+        return;
+      }
+      scratch[k++] = page;
+    }
+    sortRange(scratch, 0, k);
+    freeList.reserveFront(k);
+    const front = freeList.head;
+    const base = freeList.serialBase;
+    let at = front;
+    let last = -1;
+    for (let j = k - 1; j >= 0; j--) {
+      const page = scratch[j] as number;
+      if (page === last) continue;
+      last = page;
+      at--;
+      buf[at] = page;
+      tag[page] = base + at;
+    }
+    freeList.commitFront(front - at);
   }
 
   protected override releasePlain(pages: Int32Array, n: number): void {
