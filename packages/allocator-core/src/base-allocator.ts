@@ -198,8 +198,7 @@ export abstract class BaseAllocator implements PageAllocator {
     const batchSize = batch.seqLens.length;
     if (batchSize === 0) return new Int32Array(0);
     // As in allocExtend: the lastLoc check rides planDecode unless a merge or a null answer comes first.
-    if (this.checks && this.stagedCount > 0) this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
-    this.mergeBeforeDecode(batchSize);
+    this.mergeBeforeDecode(batch);
     const pageCount = this.countDecodePages(batch);
     if (pageCount > this.freeList.count) {
       if (this.checks) this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
@@ -221,7 +220,18 @@ export abstract class BaseAllocator implements PageAllocator {
   free(indices: ArrayLike<number>): void {
     const n = indices.length;
     if (n === 0) return;
-    const k = this.checks ? this.collectFreeChecked(indices, n) : this.collectFree(indices, n);
+    if (this.checks) {
+      this.freeChecked(indices, n);
+      return;
+    }
+    const k = this.collectFree(indices, n);
+    if (this.groupOpen) this.queuePlain(this.scratch, 0, k);
+    else this.releasePlain(this.scratch, k);
+  }
+
+  /** {@link free} with checks on (`n` ≥ 1 slots). */
+  protected freeChecked(indices: ArrayLike<number>, n: number): void {
+    const k = this.collectFreeChecked(indices, n);
     if (this.groupOpen) this.queuePlain(this.scratch, 0, k);
     else this.releasePlain(this.scratch, k);
   }
@@ -387,9 +397,15 @@ export abstract class BaseAllocator implements PageAllocator {
     if (Math.floor(extendTokens / this.pageSize) + batchSize + 1 > this.freeList.count) this.mergeStaged();
   }
 
-  /** The engine's decode rule: merge when the batch size exceeds the free list. */
-  protected mergeBeforeDecode(batchSize: number): void {
-    if (batchSize > this.freeList.count) this.mergeStaged();
+  /**
+   * The engine's decode rule: merge when the batch size exceeds the free list. Checks on, the
+   * lastLoc check runs first when there is something to merge (it otherwise rides planDecode); under
+   * the rule's branch, a call that merges nothing pays nothing for it.
+   */
+  protected mergeBeforeDecode(batch: DecodeBatch): void {
+    if (batch.seqLens.length <= this.freeList.count) return;
+    if (this.checks && this.stagedCount > 0) this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
+    this.mergeStaged();
   }
 
   /** Under needSort, given-back pages wait here until an allocation runs short. */
@@ -447,15 +463,18 @@ export abstract class BaseAllocator implements PageAllocator {
   /** The decode layout into `out`; with checks on, refuses a batch whose lastLoc does not fit (nothing changed yet). */
   protected planDecode(batch: DecodeBatch, out: Int32Array): void {
     const { buf, head } = this.freeList;
-    if (this.checks && this.pageShift >= 0) {
-      const plan = this.pageShift === 0 ? planDecodeCheckedByBranch : planDecodeChecked;
-      if (plan(batch, this.pageSize, buf, head, out) !== 0) {
-        this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
-      }
+    if (!this.checks) {
+      planDecodeInto(batch, this.pageSize, buf, head, out);
       return;
     }
-    if (this.checks) this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
-    planDecodeInto(batch, this.pageSize, buf, head, out);
+    const shift = this.pageShift;
+    if (shift < 0) {
+      this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
+      planDecodeInto(batch, this.pageSize, buf, head, out);
+      return;
+    }
+    const miss = shift === 0 ? planDecodeCheckedByBranch(batch, this.pageSize, buf, head, out) : planDecodeChecked(batch, this.pageSize, buf, head, out);
+    if (miss !== 0) this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
   }
 
   /**

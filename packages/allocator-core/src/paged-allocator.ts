@@ -38,11 +38,14 @@ export class PagedAllocator extends BaseAllocator {
    * in a third after the prepend. A page not held stops the loop before anything changed; more
    * entries than the places below the front can number (serials stay ≥ 1) take the general path,
    * which dedupes before it counts and rebases the serials when they run out.
+   *
+   * A hook of the base `free` rather than an override of it: with `free` overridden, V8 inlined the
+   * unchecked free differently, and allocDecode + free of 4096 requests at page 64 moved from 1.01
+   * to 1.07 with the checked side unchanged.
    */
-  override free(indices: ArrayLike<number>): void {
-    const n = indices.length;
-    if (!this.checks || this.groupOpen || this.needSort || n === 0) {
-      super.free(indices);
+  protected override freeChecked(indices: ArrayLike<number>, n: number): void {
+    if (this.groupOpen || this.needSort) {
+      super.freeChecked(indices, n);
       return;
     }
     // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
@@ -65,7 +68,7 @@ export class PagedAllocator extends BaseAllocator {
       const t = tag[page] as number;
       if (!(t >= 0) || isListed(page, t, buf, serialBase, listedLo, listedHi)) this.throwFreeError(indices, n);
       if (k === limit) {
-        super.free(indices);
+        super.freeChecked(indices, n);
         return;
       }
       scratch[k++] = page;
