@@ -12,7 +12,7 @@ import { assert } from './internal/assert.js';
 import { FreeList, isListed } from './internal/free-list.js';
 import { countDecodePages, planDecodeInto } from './plan-decode.js';
 import { countExtendPages, countExtendTokens, planExtendInto } from './plan-extend.js';
-import { extendLastLocMiss, planDecodeChecked, planDecodeCheckedByBranch } from './internal/checked-plans.js';
+import { extendLastLocMiss, planDecodeChecked } from './internal/checked-plans.js';
 import type {
   AllocatorConfig,
   DecodeBatch,
@@ -460,21 +460,24 @@ export abstract class BaseAllocator implements PageAllocator {
     planExtendInto(batch, this.pageSize, buf, head, out);
   }
 
-  /** The decode layout into `out`; with checks on, refuses a batch whose lastLoc does not fit (nothing changed yet). */
+  /**
+   * The decode layout into `out`; with checks on, refuses a batch whose lastLoc does not fit
+   * (nothing changed yet). The token allocator overrides it with the page-1 planner: one dispatch
+   * on the page shift less a call, which moved allocDecode + free of one request at page 1 from
+   * 1.05 to 1.04.
+   */
   protected planDecode(batch: DecodeBatch, out: Int32Array): void {
     const { buf, head } = this.freeList;
     if (!this.checks) {
       planDecodeInto(batch, this.pageSize, buf, head, out);
       return;
     }
-    const shift = this.pageShift;
-    if (shift < 0) {
+    if (this.pageShift < 0) {
       this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
       planDecodeInto(batch, this.pageSize, buf, head, out);
-      return;
+    } else if (planDecodeChecked(batch, this.pageSize, buf, head, out) !== 0) {
+      this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
     }
-    const miss = shift === 0 ? planDecodeCheckedByBranch(batch, this.pageSize, buf, head, out) : planDecodeChecked(batch, this.pageSize, buf, head, out);
-    if (miss !== 0) this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
   }
 
   /**

@@ -2,7 +2,9 @@ import { BaseAllocator, kPageFree, kPageHeld, kPageQueued, kPageReserved, kTagHe
 import { ConfigError } from './errors.js';
 import { assert } from './internal/assert.js';
 import { constantRunTest, type ConstantRunTest } from './internal/constant-run.js';
-import type { AllocatorConfig, FreeSegment } from './types.js';
+import { planDecodeCheckedByBranch } from './internal/checked-plans.js';
+import { planDecodeInto } from './plan-decode.js';
+import type { AllocatorConfig, DecodeBatch, FreeSegment } from './types.js';
 
 /**
  * The engine's token allocator (page size 1): slot 0 reserved, freed slots go to the **back** of
@@ -61,6 +63,13 @@ export class TokenAllocator extends BaseAllocator {
       this.freeList.append(pages, start, n);
       if (this.checks) this.renumberNearLimit();
     }
+  }
+
+  /** Page size 1: the check rides the planner's page-start branch ({@link planDecodeCheckedByBranch}). */
+  protected override planDecode(batch: DecodeBatch, out: Int32Array): void {
+    const { buf, head } = this.freeList;
+    if (!this.checks) planDecodeInto(batch, 1, buf, head, out);
+    else if (planDecodeCheckedByBranch(batch, 1, buf, head, out) !== 0) this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
   }
 
   /** The newer token allocator returns `null` without merging when even the staged pages would not do. */
