@@ -535,10 +535,61 @@ export abstract class BaseAllocator implements PageAllocator {
 
   /** Checks off: the distinct pages of `indices` into `scratch`, first appearance first. */
   protected collectFree(indices: ArrayLike<number>, n: number): number {
-    const { pageSize, pageShift, tag, scratch } = this;
     const met = this.nextStamp();
+    if (this.pageShift >= 0) {
+      const k = this.collectPageRuns(indices, n, this.scratch.length);
+      if (k >= 0) return this.dedupeScratch(k, met);
+    }
+    return this.collectFreeBySlot(indices, n, met);
+  }
+
+  /**
+   * The page of each slot of `indices` into `scratch` (power-of-two pages), a slot in the page of
+   * the slot before it skipped: a row gives back page after page, so at pages 64 and 512 most
+   * slots are. Repeats further apart stay. Both modes' paged free run this loop, so V8 compiles
+   * their per-slot loop alike, and with the page shift read once, not chosen per slot.
+   *
+   * @returns the entry count, or −1 when there would be more than `limit`.
+   */
+  protected collectPageRuns(indices: ArrayLike<number>, n: number, limit: number): number {
+    const { pageShift, scratch } = this;
+    if (n === 0) return 0;
+    if (limit < 1) return -1;
+    // A slot's page start (slot & notMask) tells its page with an AND; only a new page is shifted.
+    // Where V8 cannot fold the page shift to a constant, a variable shift per slot cost chat
+    // alloc + free at page 512 about 3%.
+    const notMask = ~this.pageMask;
+    let prevStart = (indices[0] as number) & notMask;
+    scratch[0] = (indices[0] as number) >>> pageShift;
+    let k = 1;
+    for (let i = 1; i < n; i++) {
+      const slot = indices[i] as number;
+      const start = slot & notMask;
+      if (start === prevStart) continue;
+      prevStart = start;
+      if (k === limit) return -1;
+      scratch[k++] = slot >>> pageShift;
+    }
+    return k;
+  }
+
+  /** Checks off: `scratch[0, k)` less its repeats (first appearance kept), by stamp `met`; the new count. */
+  private dedupeScratch(k: number, met: number): number {
+    const { tag, scratch } = this;
+    let m = 0;
+    for (let j = 0; j < k; j++) {
+      const page = scratch[j] as number;
+      if (tag[page] === met) continue;
+      tag[page] = met;
+      scratch[m++] = page;
+    }
+    return m;
+  }
+
+  /** Checks off: {@link collectFree} slot by slot, for any page size and any number of repeats. */
+  private collectFreeBySlot(indices: ArrayLike<number>, n: number, met: number): number {
+    const { pageSize, pageShift, tag, scratch } = this;
     let k = 0;
-    // prev: the page of the slot before; a row gives back page after page, so most slots repeat it.
     let prev = -1;
     for (let i = 0; i < n; i++) {
       const slot = indices[i] as number;
@@ -552,14 +603,6 @@ export abstract class BaseAllocator implements PageAllocator {
     return k;
   }
 
-  /**
-   * Checks on: {@link collectFree}'s dedupe (on a stamp array of its own, as tags hold serials),
-   * then a pass over the distinct pages: each must be held — a non-negative tag that does not name
-   * its place in the free list. Free, staged, queued, page 0, or outside the pool (a tag that reads
-   * `undefined`) stops it; in an open group the pages checked so far go back to held, and the slow
-   * path names every bad slot or page. Outside a group the pass writes nothing: the release numbers
-   * the pages where it puts them.
-   */
   protected collectFreeChecked(indices: ArrayLike<number>, n: number): number {
     // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
     if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);

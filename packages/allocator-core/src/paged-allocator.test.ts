@@ -92,12 +92,20 @@ describe('allocator-core:paged,alloc', () => {
     expect(allocator.availableSize()).toBe(64);
   });
 
-  // More entries than held pages, none next to its repeat: the checked free counts entries before
-  // it dedupes, so this takes its fallback (an entry per slot would overrun its scratch).
-  it.each([true, false])('checks %s: pages repeated far apart, more entries than pages held, are freed once each', (checks) => {
+  // Pages 1 and 2 taking turns, no slot next to one of its page: both frees collect an entry per
+  // run of slots and dedupe after, up to a limit (checks off: scratch's numPages + 1 = 5 entries;
+  // checks on: the places below the front, 2 here), past which they take a slot-by-slot path.
+  it.each([
+    [true, 3],
+    [true, 10],
+    [false, 3],
+    [false, 5],
+    [false, 6],
+    [false, 10],
+  ])('checks %s: %i entries repeating two pages far apart free each page once', (checks, entries) => {
     const allocator = paged({ sizeTokens: 16, checks });
     allocator.alloc(8); // pages 1, 2
-    allocator.free(Int32Array.of(4, 8, 5, 9, 6, 10, 7, 11, 4, 8));
+    allocator.free(Int32Array.from({ length: entries }, (_, i) => (i % 2 === 0 ? 4 : 8) + ((i >> 1) % 4)));
     expect(allocator.availableSize()).toBe(16);
     expect(Array.from(allocator.inspect().free)).toEqual([1, 2, 3, 4]);
     allocator.verifyInvariants();

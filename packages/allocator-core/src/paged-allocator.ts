@@ -44,13 +44,16 @@ export class PagedAllocator extends BaseAllocator {
    * to 1.07 with the checked side unchanged.
    */
   protected override freeChecked(indices: ArrayLike<number>, n: number): void {
-    if (this.groupOpen || this.needSort) {
+    // A page size that is not a power of two takes the general path too: collectPageRuns (the
+    // per-slot loop both modes share) is for power-of-two pages.
+    const pageShift = this.pageShift;
+    if (this.groupOpen || this.needSort || pageShift < 0) {
       super.freeChecked(indices, n);
       return;
     }
     // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
     if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
-    const { pageSize, pageShift, tag, scratch, freeList } = this;
+    const { tag, scratch, freeList } = this;
     const { buf, head, count, serialBase } = freeList;
     const listedLo = serialBase + head;
     const listedHi = listedLo + count;
@@ -58,21 +61,18 @@ export class PagedAllocator extends BaseAllocator {
     // the limit also keeps scratch and the list's room in bounds.
     const limit = listedLo - 1;
     if (limit > this.numPages - count) assert(false, `front serial ${listedLo} is above 1 + the ${this.numPages - count} pages held`);
-    let k = 0;
-    let prev = -1;
-    for (let i = 0; i < n; i++) {
-      const slot = indices[i] as number;
-      const page = pageShift >= 0 ? slot >>> pageShift : Math.floor(slot / pageSize);
-      if (page === prev) continue;
-      prev = page;
-      const t = tag[page] as number;
-      if (!(t >= 0) || isListed(page, t, buf, serialBase, listedLo, listedHi)) this.throwFreeError(indices, n);
-      if (k === limit) {
-        super.freeChecked(indices, n);
-        return;
-      }
-      scratch[k++] = page;
+    const k = this.collectPageRuns(indices, n, limit);
+    if (k < 0) {
+      super.freeChecked(indices, n);
+      return;
     }
+    let j = 0;
+    for (; j < k; j++) {
+      const page = scratch[j] as number;
+      const t = tag[page] as number;
+      if (!(t >= 0) || isListed(page, t, buf, serialBase, listedLo, listedHi)) break;
+    }
+    if (j < k) this.throwFreeError(indices, n);
     sortRange(scratch, 0, k);
     freeList.reserveFront(k);
     const front = freeList.head;
