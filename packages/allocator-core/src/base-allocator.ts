@@ -920,6 +920,9 @@ export abstract class BaseAllocator implements PageAllocator {
    */
   protected renumber(): void {
     this.freeList.assign(this.freeList.toArray());
+    // The front's serial starts above every page that can be held: a LIFO free numbers its pages
+    // below the front, and the paged checked free takes its fast path only while they stay ≥ 1.
+    this.freeList.serialBase = this.numPages + 1;
     for (let page = 1; page <= this.numPages; page++) if (this.tagOf(page) !== kTagQueued) this.setTag(page, kTagHeld);
     this.setTag(0, kTagReserved);
     this.numberFreeList();

@@ -57,10 +57,12 @@ export class PagedAllocator extends BaseAllocator {
     const { buf, head, count, serialBase } = freeList;
     const listedLo = serialBase + head;
     const listedHi = listedLo + count;
-    // Serials start at 1 and only hand-outs raise the front's, so listedLo − 1 ≤ the pages held:
-    // the limit also keeps scratch and the list's room in bounds.
-    const limit = listedLo - 1;
-    if (limit > this.numPages - count) assert(false, `front serial ${listedLo} is above 1 + the ${this.numPages - count} pages held`);
+    // More entries than pages held cannot all be distinct: the limit keeps scratch and the list's
+    // room in bounds. The front's serial is at least 1 + the pages held (renumber starts it above
+    // every page; a hand-out and a free move it and the held count alike), so the places written
+    // below the front keep serials ≥ 1.
+    const limit = this.numPages - count;
+    if (listedLo - 1 < limit) assert(false, `front serial ${listedLo} is below 1 + the ${limit} pages held`);
     const k = this.collectPageRuns(indices, n, limit);
     if (k < 0) {
       super.freeChecked(indices, n);

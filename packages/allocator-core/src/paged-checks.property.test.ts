@@ -131,6 +131,24 @@ describe('allocator-core:paged,serial-checks', () => {
     expect(() => allocator.free(held.subarray(0, 1))).toThrow(DoubleFreeError);
   });
 
+  it('after a restore, a free of the pages held before it takes the one-pass path (the front serial starts above every held page)', () => {
+    let general = 0;
+    class Counting extends PagedAllocator {
+      protected override collectFreeChecked(indices: ArrayLike<number>, n: number): number {
+        general++;
+        return super.collectFreeChecked(indices, n);
+      }
+    }
+    const allocator = new Counting({ sizeTokens: 64 * 4, kernelPageSize: 4, needSort: false, checks: true });
+    const rows = [allocator.alloc(16 * 4), allocator.alloc(16 * 4)] as Int32Array[];
+    allocator.restoreState(allocator.backupState());
+    for (const row of rows) allocator.free(row);
+    expect(general).toBe(0);
+    allocator.verifyInvariants();
+    expect(allocator.availableSize()).toBe(64 * 4);
+    expect(() => allocator.free(rows[0] as Int32Array)).toThrow(DoubleFreeError);
+  });
+
   it('control: a held page stays held while its place in the list is reused and renumbered, and its free is accepted once', () => {
     const allocator = new LowLimitPagedAllocator({ sizeTokens: 16, kernelPageSize: 4, needSort: false, checks: true });
     const kept = allocator.alloc(4) as Int32Array;
