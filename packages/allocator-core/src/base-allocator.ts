@@ -603,6 +603,15 @@ export abstract class BaseAllocator implements PageAllocator {
     return k;
   }
 
+  /**
+   * Checks on, the general path (an open group, needSort, a page size that is not a power of two,
+   * or repeats past the one-pass free's limit): {@link collectFreeBySlot}'s dedupe on a stamp array
+   * of its own (the tags hold serials), then a pass over the distinct pages: each must be held — a
+   * non-negative tag that does not name its place in the free list. Free, staged, queued, page 0,
+   * or outside the pool (a tag that reads `undefined`) stops it; in an open group the pages checked
+   * so far go back to held, and the slow path names every bad slot or page. Outside a group the
+   * pass writes nothing: the release numbers the pages where it puts them.
+   */
   protected collectFreeChecked(indices: ArrayLike<number>, n: number): number {
     // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
     if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);

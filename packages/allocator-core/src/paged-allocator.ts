@@ -31,23 +31,22 @@ export class PagedAllocator extends BaseAllocator {
   }
 
   /**
-   * Checks on, outside a group and without needSort, a plain free checks each page where it meets
-   * it and dedupes after the sort the engine's `unique` does anyway (adjacent repeats), writing the
-   * distinct pages from the back straight to their places before the front, numbered there. The
-   * general path dedupes with a stamp array first, checks in a second pass, and numbers the front
-   * in a third after the prepend. A page not held stops the loop before anything changed; more
-   * entries than the places below the front can number (serials stay ≥ 1) take the general path,
-   * which dedupes before it counts and rebases the serials when they run out.
+   * Checks on, outside a group, without needSort and at a power-of-two page, a plain free collects
+   * an entry per run of slots in a page ({@link collectPageRuns}, the loop the unchecked free runs),
+   * checks the entries in one pass, and dedupes after the sort the engine's `unique` does anyway
+   * (repeats then sit side by side), writing the distinct pages from the back straight to their
+   * places before the front, numbered there. The general path dedupes with a stamp array first,
+   * checks in a second pass, and numbers the front in a third after the prepend. A page not held
+   * stops the check pass before anything changed; more entries than pages held (repeats far apart)
+   * take the general path, which dedupes before it counts.
    *
    * A hook of the base `free` rather than an override of it: with `free` overridden, V8 inlined the
    * unchecked free differently, and allocDecode + free of 4096 requests at page 64 moved from 1.01
    * to 1.07 with the checked side unchanged.
    */
   protected override freeChecked(indices: ArrayLike<number>, n: number): void {
-    // A page size that is not a power of two takes the general path too: collectPageRuns (the
-    // per-slot loop both modes share) is for power-of-two pages.
-    const pageShift = this.pageShift;
-    if (this.groupOpen || this.needSort || pageShift < 0) {
+    // collectPageRuns is for power-of-two pages.
+    if (this.groupOpen || this.needSort || this.pageShift < 0) {
       super.freeChecked(indices, n);
       return;
     }
