@@ -529,7 +529,7 @@ export abstract class BaseAllocator implements PageAllocator {
       const k = this.collectPageRuns(indices, n, this.scratch.length);
       if (k >= 0) return this.dedupeScratch(k, met);
     }
-    return this.collectFreeBySlot(indices, n, met);
+    return this.collectFreeBySlot(indices, n, this.tag, met);
   }
 
   /**
@@ -585,9 +585,13 @@ export abstract class BaseAllocator implements PageAllocator {
     return m;
   }
 
-  /** Checks off: {@link collectFree} slot by slot, for any page size and any number of repeats. */
-  private collectFreeBySlot(indices: ArrayLike<number>, n: number, met: number): number {
-    const { pageSize, pageShift, tag, scratch } = this;
+  /**
+   * The distinct pages of `indices` into `scratch` slot by slot, for any page size and any number
+   * of repeats, a page met once `stamps[page] === met` (checks off the tags, checks on an array of
+   * its own, as the tags then hold serials); the count.
+   */
+  private collectFreeBySlot(indices: ArrayLike<number>, n: number, stamps: Int32Array, met: number): number {
+    const { pageSize, pageShift, scratch } = this;
     let k = 0;
     let prev = -1;
     for (let i = 0; i < n; i++) {
@@ -595,8 +599,8 @@ export abstract class BaseAllocator implements PageAllocator {
       const page = pageShift >= 0 ? slot >>> pageShift : Math.floor(slot / pageSize);
       if (page === prev) continue;
       prev = page;
-      if (tag[page] === met) continue;
-      tag[page] = met;
+      if (stamps[page] === met) continue;
+      stamps[page] = met;
       scratch[k++] = page;
     }
     return k;
@@ -614,20 +618,8 @@ export abstract class BaseAllocator implements PageAllocator {
   protected collectFreeChecked(indices: ArrayLike<number>, n: number): number {
     // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
     if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
-    const { pageSize, pageShift, tag, scratch } = this;
-    const seen = this.seenPages();
-    const met = this.nextSeenStamp();
-    let k = 0;
-    let prev = -1;
-    for (let i = 0; i < n; i++) {
-      const slot = indices[i] as number;
-      const page = pageShift >= 0 ? slot >>> pageShift : Math.floor(slot / pageSize);
-      if (page === prev) continue;
-      prev = page;
-      if (seen[page] === met) continue;
-      seen[page] = met;
-      scratch[k++] = page;
-    }
+    const k = this.collectFreeBySlot(indices, n, this.seenPages(), this.nextSeenStamp());
+    const { tag, scratch } = this;
     const { buf, head, count, serialBase } = this.freeList;
     const listedLo = serialBase + head;
     const listedHi = listedLo + count;
