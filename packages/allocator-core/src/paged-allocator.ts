@@ -52,18 +52,27 @@ export class PagedAllocator extends BaseAllocator {
     // room in bounds.
     const k = this.collectPageRuns(indices, n, this.numPages - this.freeList.count);
     if (k < 0) return super.collectFreeChecked(indices, n);
+    if (!this.scratchHeld(k)) this.throwFreeError(indices, n);
+    return k;
+  }
+
+  /**
+   * Whether every page of `scratch[0, k)` is held: the check pass, in a method apart so that
+   * {@link collectFreeChecked} stays small enough for V8 to inline {@link collectPageRuns} into
+   * it, as it does into the unchecked collect. With the pass inside, the per-slot loop ran out of
+   * line in the checked free only: alloc + free of the long mix at page 64 read 1.090, 1.018 apart.
+   */
+  private scratchHeld(k: number): boolean {
     const { tag, scratch } = this;
     const { buf, head, count, serialBase } = this.freeList;
     const listedLo = serialBase + head;
     const listedHi = listedLo + count;
-    let j = 0;
-    for (; j < k; j++) {
+    for (let j = 0; j < k; j++) {
       const page = scratch[j] as number;
       const t = tag[page] as number;
-      if (!(t >= 0) || isListed(page, t, buf, serialBase, listedLo, listedHi)) break;
+      if (!(t >= 0) || isListed(page, t, buf, serialBase, listedLo, listedHi)) return false;
     }
-    if (j < k) this.throwFreeError(indices, n);
-    return k;
+    return true;
   }
 
   /**
