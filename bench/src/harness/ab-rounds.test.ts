@@ -55,6 +55,22 @@ describe('bench:harness,rounds', () => {
     expect(outcome.cases.map((c) => c.rounds.length)).toEqual([9, 6]);
   });
 
+  it('isolation case: stops each decided case at roundsMin, even when another case of its file is undecided', async () => {
+    // a:x:1's checks cost 3% (undecidable at a 3% margin); a:x:2, in the same file, costs nothing.
+    const children = syntheticChildren((name) => (name === 'a:x:1' ? 1.03 : 1), 5);
+    const outcome = await runAbRounds([inFile('a/x.bench.ts', 'a:x:1'), inFile('a/x.bench.ts', 'a:x:2')], options(children.start));
+    expect(outcome.stopReason).toBe('rounds-max');
+    expect(outcome.cases.map((c) => c.rounds.length)).toEqual([9, 6]);
+    expect(outcome.children).toBe(2 * (9 + 6));
+  });
+
+  it('isolation file: a file runs on while any of its cases is undecided', async () => {
+    const children = syntheticChildren((name) => (name === 'a:x:1' ? 1.03 : 1), 5);
+    const cases = [inFile('a/x.bench.ts', 'a:x:1'), inFile('a/x.bench.ts', 'a:x:2')];
+    const outcome = await runAbRounds(cases, options(children.start, { settings: { ...settings, isolation: 'file' } }));
+    expect(outcome.cases.map((c) => c.rounds.length)).toEqual([9, 9]);
+  });
+
   it('a 10% cost fails, measured as the median of the slices', async () => {
     const children = syntheticChildren(() => 1.1);
     const outcome = await runAbRounds([inFile('a/x.bench.ts', 'a:x:1')], options(children.start));

@@ -1,19 +1,21 @@
 /**
- * The A/A-safe A/B schedule. A round runs every bench file once, files in a shuffled order. For
- * each case of a file (`isolation: 'case'`), or for the whole file (`'file'`), both variants get a
+ * The A/A-safe A/B schedule. A round runs every unit still active once, in a shuffled order. For
+ * each case (`isolation: 'case'`), or for the whole file (`'file'`), both variants get a
  * fresh child process, pinned to the same core. For each case both children build and warm it
  * up, then they take turns timing it, slice after slice, in a random order per slice pair — while
  * one measures, the other waits idle on its stdin. Both variants thus sample the same stretches
  * of a noisy machine, and the round's ratio (checks-on median / checks-off median) cancels that
- * noise; the bootstrap over rounds then gives the interval. Files whose cases are all decided
- * stop after `roundsMin`; the others get more rounds up to `roundsMax` or the time budget.
+ * noise; the bootstrap over rounds then gives the interval. After `roundsMin` rounds a decided
+ * unit stops — a case under `isolation: 'case'`, a file whose cases are all decided under
+ * `'file'` — and the rest get more rounds up to `roundsMax` or the time budget, so the budget goes
+ * to the cases still undecided.
  */
 import { median } from '../stats/robust-center.js';
 import { seededRandom, shuffleInPlace } from '../stats/seeded-random.js';
 import { judgeRatios, kRoundsForVerdictMin, type RatioJudgement } from '../stats/verdict.js';
 import type { VariantId } from './bench-pair.js';
 import type { BenchCase } from './bench-files.js';
-import type { CaseStats, ChildPort, ChildStart } from './child-protocol.js';
+import type { CaseStats, ChildPort, ChildStart, WarmupStats } from './child-protocol.js';
 import type { Pinning } from './pinning.js';
 import type { RunSettings } from './measure-settings.js';
 
@@ -40,6 +42,9 @@ export interface RoundSample {
   readonly ratio: number;
   /** The lowest CPU share of any kept slice (see {@link kCpuShareMin}). */
   readonly cpuShareMin: number;
+  /** Each variant's warm-up: how long, and whether the timed function ran TurboFan code after it. */
+  readonly offWarmup: WarmupStats;
+  readonly onWarmup: WarmupStats;
 }
 
 export interface CaseRounds {
@@ -51,7 +56,7 @@ export type StopReason = 'decided' | 'rounds-max' | 'budget';
 
 export interface AbOutcome {
   readonly cases: readonly CaseRounds[];
-  /** Rounds started (the most any file ran). */
+  /** Rounds started (the most any case ran). */
   readonly roundsRun: number;
   readonly elapsedSeconds: number;
   readonly stopReason: StopReason;
@@ -104,10 +109,13 @@ export async function runAbRounds(cases: readonly BenchCase[], options: AbOption
   const startMs = now();
   const random = seededRandom(seed ^ 0x5c4ed);
   const records: CaseRounds[] = cases.map((c) => ({ case: c, rounds: [] as RoundSample[] }));
-  const files = [...new Set(cases.map((c) => c.file))];
-  const recordsOf = new Map(files.map((f) => [f, records.filter((r) => r.case.file === f)]));
-  const roundMsOf = new Map<string, number>();
-  const active = new Set(files);
+  // The unit a pair of children serves, and that stops once decided: one case, or one file's cases.
+  const groups: (readonly CaseRounds[])[] =
+    settings.isolation === 'file'
+      ? [...new Set(cases.map((c) => c.file))].map((f) => records.filter((r) => r.case.file === f))
+      : records.map((r) => [r]);
+  const roundMsOf = new Map<readonly CaseRounds[], number>();
+  const active = new Set(groups);
   // A case's verdict, recomputed only when it gained rounds (each is a 10 000-resample bootstrap).
   const judged = new Map<CaseRounds, { readonly rounds: number; readonly verdict: RatioJudgement['verdict'] }>();
   const verdictOf = (r: CaseRounds): RatioJudgement['verdict'] => {
@@ -129,15 +137,9 @@ export async function runAbRounds(cases: readonly BenchCase[], options: AbOption
   let stopReason: StopReason = 'decided';
   let counts = tally();
 
-  const runFile = async (file: string): Promise<void> => {
-    const fileRecords = recordsOf.get(file) ?? [];
-    if (settings.isolation === 'file') await runGroup(file, fileRecords);
-    else for (const record of fileRecords) await runGroup(file, [record]);
-    counts = tally();
-  };
-
   // One pair of children for `groupRecords` (one case, or every case of the file), alive for all of them.
-  const runGroup = async (file: string, groupRecords: readonly CaseRounds[]): Promise<void> => {
+  const runGroup = async (groupRecords: readonly CaseRounds[]): Promise<void> => {
+    const file = (groupRecords[0] as CaseRounds).case.file;
     const order: VariantId[] = random() < 0.5 ? ['checks-off', 'checks-on'] : ['checks-on', 'checks-off'];
     const start = (variant: VariantId): ChildStart => ({
       file,
@@ -156,7 +158,8 @@ export async function runAbRounds(cases: readonly BenchCase[], options: AbOption
       const port = (v: VariantId): ChildPort => ports.get(v) as ChildPort;
       for (const [index, record] of groupRecords.entries()) {
         options.onProgress?.({ round, file, caseName: record.case.name, elapsedSeconds: (now() - startMs) / 1000, children, ...counts });
-        for (const variant of order) await port(variant).setup(index);
+        const warmups = new Map<VariantId, WarmupStats>();
+        for (const variant of order) warmups.set(variant, await port(variant).setup(index));
         const slices = new Map<VariantId, CaseStats[]>([['checks-off', []], ['checks-on', []]]);
         for (let s = 0; s < settings.measure.slices; s++) {
           const pairOrder: VariantId[] = random() < 0.5 ? ['checks-off', 'checks-on'] : ['checks-on', 'checks-off'];
@@ -183,6 +186,8 @@ export async function runAbRounds(cases: readonly BenchCase[], options: AbOption
           onEmptyNs: port('checks-on').empty.p50Ns,
           ratio: onNs / offNs,
           cpuShareMin: Math.min(...off.map((x) => x.cpuShare), ...on.map((x) => x.cpuShare)),
+          offWarmup: warmups.get('checks-off') as WarmupStats,
+          onWarmup: warmups.get('checks-on') as WarmupStats,
         });
       }
     } finally {
@@ -196,19 +201,20 @@ export async function runAbRounds(cases: readonly BenchCase[], options: AbOption
       stopReason = 'rounds-max';
       break;
     }
-    const nextRoundMs = [...active].reduce((ms, f) => ms + (roundMsOf.get(f) ?? 0), 0);
+    const nextRoundMs = [...active].reduce((ms, g) => ms + (roundMsOf.get(g) ?? 0), 0);
     if (round >= kRoundsForVerdictMin && (now() - startMs + nextRoundMs) / 1000 > settings.rounds.budgetSeconds) {
       stopReason = 'budget';
       break;
     }
     round++;
-    for (const file of shuffleInPlace([...active], random)) {
-      const fileStartMs = now();
-      await runFile(file);
-      roundMsOf.set(file, now() - fileStartMs);
+    for (const group of shuffleInPlace([...active], random)) {
+      const groupStartMs = now();
+      await runGroup(group);
+      counts = tally();
+      roundMsOf.set(group, now() - groupStartMs);
     }
     if (round >= settings.rounds.roundsMin) {
-      for (const file of [...active]) if ((recordsOf.get(file) ?? []).every((r) => verdictOf(r) !== 'inconclusive')) active.delete(file);
+      for (const group of [...active]) if (group.every((r) => verdictOf(r) !== 'inconclusive')) active.delete(group);
     }
   }
   return { cases: records, roundsRun: round, elapsedSeconds: (now() - startMs) / 1000, stopReason, children, retries };

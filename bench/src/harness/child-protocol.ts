@@ -19,7 +19,10 @@ export interface ChildStart {
   readonly variant: VariantId;
   /** The cases the child may be asked for, by index in this list. */
   readonly cases: readonly { readonly name: string; readonly pairIndex: number; readonly pointIndex: number }[];
-  /** Untimed calls after a case's setup, so it is optimized before its first slice (ms). */
+  /**
+   * Untimed calls after a case's setup (ms, at least): the warm-up goes on until the timed function
+   * runs TurboFan code, up to `kWarmupMsMax` (run-child.ts).
+   */
   readonly warmupMs: number;
   /** A/A calibration: the checks-on child runs with checks off too, so the ratio shows the harness's own bias. */
   readonly aa: boolean;
@@ -35,9 +38,17 @@ export type ChildCommand =
 export type ChildReply =
   /** Loaded; `empty` is the empty function measured in this child. */
   | { readonly op: 'ready'; readonly checks: boolean; readonly empty: CaseStats }
-  | { readonly op: 'setup'; readonly index: number }
+  | { readonly op: 'setup'; readonly index: number; readonly warmup: WarmupStats }
   | { readonly op: 'measure'; readonly index: number; readonly stats: CaseStats }
   | { readonly op: 'error'; readonly message: string };
+
+/** How a case's warm-up went. */
+export interface WarmupStats {
+  readonly ms: number;
+  readonly calls: number;
+  /** Whether the timed function ran TurboFan code when the warm-up ended; null where V8 could not say. */
+  readonly optimized: boolean | null;
+}
 
 /** mitata's statistics of one slice, per call (ns), without the samples. */
 export interface CaseStats {
@@ -62,7 +73,7 @@ export interface ChildPort {
   readonly checks: boolean;
   /** The empty function, measured in this child before any case. */
   readonly empty: CaseStats;
-  setup(index: number): Promise<void>;
+  setup(index: number): Promise<WarmupStats>;
   measure(index: number, ms: number): Promise<CaseStats>;
   /** Ends the child; safe to call twice. */
   close(): Promise<void>;

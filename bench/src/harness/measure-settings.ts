@@ -12,6 +12,8 @@ export const kBatchThresholdNs = 16_000;
 export const kSamplesMax = 20_000;
 /** Fewest samples per slice (mitata's own minimum). */
 export const kSamplesMin = 12;
+/** The longest warm-up waiting for the timed function's TurboFan code (ms; run-child.ts); past it, the report warns. */
+export const kWarmupMsMax = 4_000;
 // mitata unrolls batches by 4; a batch must be a whole number of unrolled groups.
 if (kBatchSamples % 4 !== 0) throw new Error(`kBatchSamples ${kBatchSamples} is not a multiple of mitata's unroll 4`);
 

@@ -9,14 +9,17 @@
 import { createInterface } from 'node:readline';
 import { measure } from 'mitata';
 import { kVariants, type BenchArgs, type BenchPair, type TimedOp } from './bench-pair.js';
-import { kChildReplyMarker, type CaseStats, type ChildCommand, type ChildReply, type ChildStart } from './child-protocol.js';
-import { kBatchSamples, kBatchThresholdNs, kSamplesMax, kSamplesMin } from './measure-settings.js';
+import { kChildReplyMarker, type CaseStats, type ChildCommand, type ChildReply, type ChildStart, type WarmupStats } from './child-protocol.js';
+import { keepUnoptimized, turboFanProbe } from './tier-probe.js';
+import { kBatchSamples, kBatchThresholdNs, kSamplesMax, kSamplesMin, kWarmupMsMax } from './measure-settings.js';
 
 /** The empty function is only the floor the cases are compared to: a short warm-up and slice. */
 const kEmptyWarmupMs = 10;
 const kEmptySliceMs = 20;
 /** Warm-up calls at most, whatever their speed: a bound on the loop. */
 const kWarmupCallsMax = 1_000_000;
+/** How often the warm-up asks whether the timed function is optimized (calls). */
+const kProbeEvery = 16;
 
 type MitataStats = Awaited<ReturnType<typeof measure>>;
 
@@ -30,12 +33,29 @@ function cpuMicros(): number {
   return u.user + u.system;
 }
 
-function warmUp(op: TimedOp, warmupMs: number): void {
+const isTurboFanned = turboFanProbe();
+keepUnoptimized(warmUp);
+
+/**
+ * Untimed calls for at least `warmupMs`, then on until the timed function runs TurboFan code (see
+ * tier-probe.ts), at most {@link kWarmupMsMax} in all.
+ */
+function warmUp(op: TimedOp, warmupMs: number): WarmupStats {
   const start = performance.now();
-  for (let i = 0; i < kWarmupCallsMax && performance.now() - start < warmupMs; i++) {
+  let optimized = false;
+  let calls = 0;
+  for (; calls < kWarmupCallsMax; calls++) {
+    if (calls % kProbeEvery === 0) {
+      const ms = performance.now() - start;
+      if (ms >= warmupMs) {
+        optimized = isTurboFanned?.(op.fn) ?? false;
+        if (optimized || isTurboFanned === null || ms >= kWarmupMsMax) break;
+      }
+    }
     if (op.kind === 'fn') op.fn();
     else (op.fn as (p: unknown) => void)(op.next());
   }
+  return { ms: performance.now() - start, calls, optimized: isTurboFanned === null ? null : optimized };
 }
 
 /** One slice: mitata times the already built op for at least `ms` of CPU time. */
@@ -79,9 +99,9 @@ async function main(raw: string | undefined, pairs: readonly BenchPair[]): Promi
       if (c === undefined || pair === undefined || args === undefined) throw new Error(`${start.file} has no case ${command.index}`);
       current = null;
       const op = pair.setup(args, checks);
-      warmUp(op, start.warmupMs);
+      const warmup = warmUp(op, start.warmupMs);
       current = { index: command.index, op };
-      reply({ op: 'setup', index: command.index });
+      reply({ op: 'setup', index: command.index, warmup });
     } else {
       if (current?.index !== command.index) throw new Error(`measure of case ${command.index} before its setup`);
       reply({ op: 'measure', index: command.index, stats: await measureSlice(current.op, command.ms) });

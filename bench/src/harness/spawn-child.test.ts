@@ -25,7 +25,10 @@ describe('bench:harness,child', () => {
       try {
         expect(child.checks).toBe(variant === 'checks-on');
         expect(child.empty.p50Ns).toBeGreaterThan(0);
-        await child.setup(0);
+        // The warm-up runs until V8 has compiled the timed function with TurboFan (tier-probe.ts).
+        const warmup = await child.setup(0);
+        expect(warmup.optimized).toBe(true);
+        expect(warmup.ms).toBeGreaterThanOrEqual(5);
         const stats = await child.measure(0, 5);
         // A host-pool cycle (32 allocs and frees) takes microseconds; the empty function, nanoseconds.
         expect(stats.p50Ns).toBeGreaterThan(10 * child.empty.p50Ns);

@@ -5,8 +5,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { kChildReplyMarker, type CaseStats, type ChildCommand, type ChildPort, type ChildReply, type ChildStart } from './child-protocol.js';
+import { kChildReplyMarker, type CaseStats, type ChildCommand, type ChildPort, type ChildReply, type ChildStart, type WarmupStats } from './child-protocol.js';
 import { childBundlePath, kChildBundleDir } from './child-bundles.js';
+import { childEnv } from './child-env.js';
 import type { Pinning } from './pinning.js';
 
 /** The bench package directory: children run here. */
@@ -23,9 +24,10 @@ const kStderrTailChars = 2_000;
  * pinned core the background compiler would share the core with the timed code, and when the
  * optimized code lands — during warm-up or mid-measurement — varied from child to child (A/A
  * runs showed one child in four timing the slower tier); compiling on the main thread during
- * warm-up makes every child time the same code.
+ * warm-up makes every child time the same code. `--allow-natives-syntax`: the warm-up asks V8
+ * whether the timed function runs TurboFan code yet (run-child.ts); it changes no compilation.
  */
-export const kChildV8Flags: readonly string[] = ['--expose-gc', '--no-concurrent-recompilation'];
+export const kChildV8Flags: readonly string[] = ['--expose-gc', '--no-concurrent-recompilation', '--allow-natives-syntax'];
 
 /** The argument vector of a child: pinning prefix, node with {@link kChildV8Flags} and the file's bundle. */
 export function childCommand(start: ChildStart, pinning: Pinning, bundleDir: string = kChildBundleDir): { command: string; args: string[] } {
@@ -94,9 +96,9 @@ class ProcessChild implements ChildPort {
     this.child.stdin.write(`${JSON.stringify(command)}\n`);
   }
 
-  async setup(index: number): Promise<void> {
+  async setup(index: number): Promise<WarmupStats> {
     this.send({ op: 'setup', index });
-    await this.next('setup');
+    return (await this.next('setup')).warmup;
   }
 
   async measure(index: number, ms: number): Promise<CaseStats> {
@@ -123,7 +125,7 @@ class ProcessChild implements ChildPort {
  */
 export async function startChild(start: ChildStart, pinning: Pinning, bundleDir: string = kChildBundleDir): Promise<ChildPort> {
   const { command, args } = childCommand(start, pinning, bundleDir);
-  const proc = spawn(command, args, { cwd: kBenchDir, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const proc = spawn(command, args, { cwd: kBenchDir, stdio: ['pipe', 'pipe', 'pipe'], env: childEnv() });
   const child = new ProcessChild(start, proc);
   const spawned = new Promise<void>((resolvePromise, reject) => {
     proc.once('spawn', () => resolvePromise());

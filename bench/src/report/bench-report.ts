@@ -13,8 +13,9 @@ import { kConfidence } from '../stats/bootstrap.js';
 import type { Verdict } from '../stats/verdict.js';
 import { judgeCase, kCpuShareMin, kDisturbedRetriesMax, type AbOutcome } from '../harness/ab-rounds.js';
 import type { ArgValue, VariantId } from '../harness/bench-pair.js';
-import { kBatchSamples, kBatchThresholdNs, type Isolation, type Layout, type RunSettings } from '../harness/measure-settings.js';
+import { kBatchSamples, kBatchThresholdNs, kWarmupMsMax, type Isolation, type Layout, type RunSettings } from '../harness/measure-settings.js';
 import type { Pinning } from '../harness/pinning.js';
+import { childMallocTunables } from '../harness/child-env.js';
 import type { GpuTiming } from '../gpu-kernels/gpu-timer.js';
 
 /** The schema tag; a reader refuses any other. */
@@ -72,7 +73,14 @@ export interface BenchEntry {
    * Per round: which variant's child started first, checks-on median / checks-off median, and the
    * lowest CPU share of the round's kept slices (below 0.9: another process shared the core).
    */
-  readonly perRound: readonly { readonly round: number; readonly first: VariantId; readonly ratio: number; readonly cpuShareMin: number }[];
+  readonly perRound: readonly {
+    readonly round: number;
+    readonly first: VariantId;
+    readonly ratio: number;
+    readonly cpuShareMin: number;
+    /** Each variant's warm-up (ms; run-child.ts). Absent for GPU benches and in reports before 2026-11-30. */
+    readonly warmupMs?: Readonly<Record<VariantId, number>>;
+  }[];
   /** GPU benches only: how each slice was timed (`perRoundNs` are then GPU times per kernel call). */
   readonly gpuTiming?: GpuTiming;
   /** GPU benches only: kernel calls per timed submission. */
@@ -135,6 +143,8 @@ export interface MachineContext {
   readonly v8: string;
   readonly mitata: string;
   readonly taskset: { readonly used: boolean; readonly cpu: number | null; readonly note: string };
+  /** The children's `GLIBC_TUNABLES` (see harness/child-env.ts). Absent in reports before 2026-11-30, whose children ran glibc's default malloc. */
+  readonly mallocTunables?: string;
   /** 1, 5 and 15 minute load averages when the run started and ended: how busy the shared machine was. */
   readonly loadAverage: { readonly start: readonly number[]; readonly end: readonly number[] };
   /** The WebGPU adapter, when GPU benches ran. */
@@ -205,6 +215,7 @@ export function machineContext(pinning: Pinning, loadStart: readonly number[]): 
     v8: process.versions.v8,
     mitata: mitataVersion(),
     taskset: { used: pinning.used, cpu: pinning.cpu, note: pinning.note },
+    mallocTunables: childMallocTunables(),
     loadAverage: { start: loadStart.map(round2), end: loadavg().map(round2) },
   };
 }
@@ -263,12 +274,20 @@ export function buildReport(input: ReportInput): BenchReport {
       baseline: c.pair.baseline,
       rounds: rounds.length,
       variants: { 'checks-off': off, 'checks-on': on },
-      perRound: rounds.map((r) => ({ round: r.round, first: r.first, ratio: r.ratio, cpuShareMin: Math.round(r.cpuShareMin * 1000) / 1000 })),
+      perRound: rounds.map((r) => ({
+        round: r.round,
+        first: r.first,
+        ratio: r.ratio,
+        cpuShareMin: Math.round(r.cpuShareMin * 1000) / 1000,
+        warmupMs: { 'checks-off': Math.round(r.offWarmup.ms), 'checks-on': Math.round(r.onWarmup.ms) },
+      })),
     });
     for (const [id, v] of [['checks-off', off], ['checks-on', on]] as const) {
       if (v.measuresNothing) warnings.push(`${c.name} [${id}]: median ${v.medianNs.toFixed(2)} ns is within ${kEmptyFactorMin}× of the empty function (${v.emptyFactor.toFixed(2)}×): it measures nothing`);
     }
   }
+  const unoptimized = outcome.cases.reduce((n, c) => n + c.rounds.reduce((m, r) => m + (r.offWarmup.optimized === false ? 1 : 0) + (r.onWarmup.optimized === false ? 1 : 0), 0), 0);
+  if (unoptimized > 0) warnings.push(`${unoptimized} children timed a case whose function V8 had not compiled with TurboFan after ${kWarmupMsMax / 1000}s of warm-up`);
   const disturbed = outcome.cases.reduce((n, c) => n + c.rounds.filter((r) => r.cpuShareMin < kCpuShareMin).length, 0);
   if (disturbed > 0) warnings.push(`${disturbed} case-rounds kept a slice during which a child shared its core, after ${kDisturbedRetriesMax} retries (cpuShareMin < ${kCpuShareMin})`);
   if (outcome.stopReason === 'budget') warnings.push(`stopped at the time budget (${settings.rounds.budgetSeconds}s) after ${outcome.roundsRun} rounds`);

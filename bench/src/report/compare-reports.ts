@@ -88,7 +88,10 @@ function sameMachine(a: BenchReport, b: BenchReport): { same: boolean; note: str
   if (a.machine.cpu?.model !== b.machine.cpu?.model) diffs.push(`CPU ${a.machine.cpu?.model} vs ${b.machine.cpu?.model}`);
   if (a.machine.node !== b.machine.node) diffs.push(`Node ${a.machine.node} vs ${b.machine.node}`);
   if (a.machine.taskset?.used !== b.machine.taskset?.used) diffs.push(`pinning ${String(a.machine.taskset?.used)} vs ${String(b.machine.taskset?.used)}`);
-  return diffs.length === 0 ? { same: true, note: 'same CPU model, Node, pinning and GPU adapter' } : { same: false, note: diffs.join('; ') };
+  // Absent: glibc's default malloc (reports before the children's tunables).
+  const [mallocA, mallocB] = [a.machine.mallocTunables ?? 'default', b.machine.mallocTunables ?? 'default'];
+  if (mallocA !== mallocB) diffs.push(`malloc ${mallocA} vs ${mallocB}`);
+  return diffs.length === 0 ? { same: true, note: 'same CPU model, Node, pinning, malloc and GPU adapter' } : { same: false, note: diffs.join('; ') };
 }
 
 /** Why the checks ratios of `bench` cannot gate between the two reports, or null when they can. */

@@ -23,6 +23,8 @@ export function syntheticCase(name: string, args: BenchArgs = { n: 1 }): BenchCa
   return { name, package: 'pkg', op: 'op', file: 'pkg/op.bench.ts', pair: kPair, args, pairIndex: 0, pointIndex: 0 };
 }
 
+const kSyntheticWarmup = { ms: 150, calls: 1000, optimized: true } as const;
+
 /** Rounds whose checks-off median is `offNs` and whose ratio is `ratio` ± `noise`. */
 export function syntheticRounds(n: number, ratio: number, noise: number, seed: number, offNs = 1000, emptyNs = 0.2): RoundSample[] {
   const ratios = noisy(n, ratio, noise, seed);
@@ -36,6 +38,8 @@ export function syntheticRounds(n: number, ratio: number, noise: number, seed: n
     onEmptyNs: emptyNs,
     ratio: r,
     cpuShareMin: 1,
+    offWarmup: kSyntheticWarmup,
+    onWarmup: kSyntheticWarmup,
   }));
 }
 

@@ -1,0 +1,47 @@
+/**
+ * Whether a function runs TurboFan code yet, asked of V8 itself: `%GetOptimizationStatus`, which
+ * needs `--allow-natives-syntax` (a bench child has it, see spawn-child.ts). The flag lets the
+ * `%` call parse; it changes nothing V8 compiles.
+ *
+ * Why a child asks: a call that takes hundreds of microseconds runs only a few hundred times in a
+ * fixed warm-up, and V8 compiles the timed function itself (inlining the allocator's methods into
+ * it) only after about 440 calls (alloc + free of the long mix at page 64: ~300 ms). Slices taken
+ * before then timed the callees optimized one by one, 15–20% slower than the final code, and
+ * compiled out of line differently in the two variants (the checked side 1.07 there, 0.97 once
+ * both ran their final code).
+ */
+
+/**
+ * Keeps `f` out of V8's optimizing compiler (`%NeverOptimizeFunction`), where `%` syntax is
+ * allowed; returns whether it could. The warm-up loop is kept so: optimized (OSR), it inlined the
+ * timed function, which then never got TurboFan code of its own to report (an empty function
+ * waited out the whole cap; kept out, it was compiled within 8 ms).
+ */
+export function keepUnoptimized(f: unknown): boolean {
+  try {
+    (new Function('f', '%NeverOptimizeFunction(f);') as (f: unknown) => void)(f);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** V8's `OptimizationStatus::kTurboFanned` bit (v8/src/runtime/runtime.h; V8 11 in Node 20). */
+const kTurboFanned = 1 << 6;
+/** `kIsFunction`: set for every function; a status without it means the probe misreads V8. */
+const kIsFunction = 1 << 0;
+
+export type TurboFanProbe = (f: unknown) => boolean;
+
+/** The probe, or null where `%` syntax is not allowed (no flag) or the answer does not look like V8's. */
+export function turboFanProbe(): TurboFanProbe | null {
+  let status: (f: unknown) => unknown;
+  try {
+    status = new Function('f', 'return %GetOptimizationStatus(f);') as (f: unknown) => unknown;
+  } catch {
+    return null;
+  }
+  const probe = status(() => 0);
+  if (typeof probe !== 'number' || (probe & kIsFunction) === 0) return null;
+  return (f) => ((status(f) as number) & kTurboFanned) !== 0;
+}
