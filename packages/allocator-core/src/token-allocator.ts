@@ -35,6 +35,17 @@ export class TokenAllocator extends BaseAllocator {
   // Checks on, a segment free's long runs: [runStart[2j], runStart[2j + 1]) are run j's places.
   private runStart: Int32Array | null = null;
   private isConstantRun: ConstantRunTest | null = null;
+  /**
+   * Checks on, the deferred run: pages `[deferredLo, deferredHi)` hold the tag value
+   * `deferredValue` (stored less the page id, one value for the run), not yet written to `tag`.
+   * A segment free numbers one long run so instead of filling its tags, and a later segment free
+   * that gives back pages inside it checks them by that one value instead of comparing their
+   * tags (see {@link freeSegments}). Every other reader of `tag` writes the run first
+   * ({@link writeDeferredRun}) or reads through {@link tagOf} / {@link stateOf}, which see it.
+   */
+  private deferredLo = 0;
+  private deferredHi = 0;
+  private deferredValue = 0;
 
   /**
    * @param config - pool size; the allocator page size `kernelPageSize × dcpSize` must be 1.
@@ -49,11 +60,36 @@ export class TokenAllocator extends BaseAllocator {
   }
 
   protected override tagOf(page: number): number {
-    return (this.tag[page] as number) + page;
+    return this.storedTag(page) + page;
   }
 
   protected override setTag(page: number, value: number): void {
+    if (this.deferredHi !== this.deferredLo) this.writeDeferredRun();
     this.tag[page] = value - page;
+  }
+
+  /** `tag[page]` as it would read with the deferred run written. */
+  private storedTag(page: number): number {
+    return page >= this.deferredLo && page < this.deferredHi ? this.deferredValue : (this.tag[page] as number);
+  }
+
+  /** Writes the deferred run's tags, so `tag` alone holds every page's state. */
+  private writeDeferredRun(): void {
+    this.tag.fill(this.deferredValue, this.deferredLo, this.deferredHi);
+    this.deferredLo = 0;
+    this.deferredHi = 0;
+  }
+
+  override freeGroupBegin(): void {
+    if (this.deferredHi !== this.deferredLo) this.writeDeferredRun();
+    super.freeGroupBegin();
+  }
+
+  override clear(): void {
+    // Every tag is written again.
+    this.deferredLo = 0;
+    this.deferredHi = 0;
+    super.clear();
   }
 
   protected override releasePages(pages: Int32Array, start: number, n: number): void {
@@ -89,9 +125,8 @@ export class TokenAllocator extends BaseAllocator {
    * appended (what a refused call's undo expects to find free).
    */
   protected override stateOf(page: number): number {
-    const stored = this.tag[page];
-    if (stored === undefined) return kPageFree;
-    const t = stored + page;
+    if (this.tag[page] === undefined) return kPageFree;
+    const t = this.storedTag(page) + page;
     if (t === kTagStaged) return kPageFree;
     if (t === kTagQueued) return kPageQueued;
     if (t === kTagReserved) return kPageReserved;
@@ -118,6 +153,7 @@ export class TokenAllocator extends BaseAllocator {
    * compiled each loop its own way; this one 0.99–1.03.
    */
   override free(indices: ArrayLike<number>): void {
+    if (this.deferredHi !== this.deferredLo) this.writeDeferredRun();
     const n = indices.length;
     const freeList = this.freeList;
     // A plain array takes the general path: its slots need not be integers, which the loop's
@@ -247,12 +283,21 @@ export class TokenAllocator extends BaseAllocator {
    * sees the one word it changed), so the refusal is exact; on refusal every page goes back, and
    * the general path names the bad ones.
    *
+   * - One long run a call is not filled but deferred ({@link deferredLo}): a later segment free
+   *   of pages inside it checks them by its one value, with no compare of their tags, and fills
+   *   only the rest of it. A row given back again and again (the radix cache's pattern) then
+   *   costs its run a check and no tag traffic.
+   *
    * alloc + freeSegments of a 32k-token row at page 1 (1 / 8 / 64 segments, 8 rounds each, same
    * session) measured 1.228 / 1.294 / 1.330 with the page-by-page loop alone (a tag read and write
-   * a page where the unchecked free copies), 0.980 / 0.999 / 1.044 this way.
+   * a page where the unchecked free copies), 0.980 / 0.999 / 1.044 this way (with glibc's default
+   * malloc, whose page faults then hid the cost: with the bench's malloc setting, 1.064 / 1.064 /
+   * 1.044 before the deferred run, 1.053 / 1.055 / 1.032 with it; what is left is the copy loop
+   * that notes the runs, ~49 µs against the unchecked copy's ~40 µs a call).
    */
   override freeSegments(segments: readonly FreeSegment[]): void {
     if (this.groupOpen || this.needSort) {
+      if (this.deferredHi !== this.deferredLo) this.writeDeferredRun();
       super.freeSegments(segments);
       return;
     }
@@ -266,6 +311,7 @@ export class TokenAllocator extends BaseAllocator {
     for (const { indices } of segments) total += indices.length;
     // More slots than held pages: some page is not held or is named twice; the general path says which.
     if (total > this.numPages - this.freeList.count) {
+      if (this.deferredHi !== this.deferredLo) this.writeDeferredRun();
       super.freeSegments(segments);
       return;
     }
@@ -273,6 +319,7 @@ export class TokenAllocator extends BaseAllocator {
     const runCount = this.copyNotingRuns(segments, tail);
     const refusedAt = this.numberRunsChecked(tail, total, runCount);
     if (refusedAt < total) {
+      if (this.deferredHi !== this.deferredLo) this.writeDeferredRun();
       this.holdAgain(tail, refusedAt);
       this.refuseSegments(segments);
     }
@@ -356,9 +403,11 @@ export class TokenAllocator extends BaseAllocator {
       if (runFrom === runTo) continue;
       const first = buf[tail + runFrom] as number;
       const last = first + runTo - runFrom - 1;
+      if (this.numberRunDeferred(first, last, back + runFrom - first, front)) continue;
       const value = tag[first] as number;
       if (first >= 0 && last < tag.length && isConstant(first, last + 1) && value + first >= 0 && value + last < front) {
-        tag.fill(back + runFrom - first, first, last + 1);
+        if (this.deferredHi === this.deferredLo) this.deferRun(first, last + 1, back + runFrom - first);
+        else tag.fill(back + runFrom - first, first, last + 1);
         continue;
       }
       // Not numbered as one run (or not held): page by page, which finds the page to refuse.
@@ -368,12 +417,47 @@ export class TokenAllocator extends BaseAllocator {
     return total;
   }
 
+  /**
+   * The run of pages `[first, last]` against the deferred run: inside it, the run holds the
+   * deferred value, so it is held exactly when that value's serials of `first` and `last` lie below
+   * the front; then the rest of the deferred run is written and the run becomes the deferred one,
+   * numbered `value` (true). Crossing it, the deferred run is written, and the caller compares the
+   * tags (false, as when there is none or it lies apart).
+   */
+  private numberRunDeferred(first: number, last: number, value: number, front: number): boolean {
+    const lo = this.deferredLo;
+    const hi = this.deferredHi;
+    if (lo === hi || last < lo || first >= hi) return false;
+    const held = this.deferredValue;
+    if (first < lo || last >= hi || !(held + first >= 0 && held + last < front)) {
+      this.writeDeferredRun();
+      return false;
+    }
+    this.tag.fill(held, lo, first);
+    this.tag.fill(held, last + 1, hi);
+    this.deferRun(first, last + 1, value);
+    return true;
+  }
+
+  private deferRun(lo: number, hi: number, value: number): void {
+    this.deferredLo = lo;
+    this.deferredHi = hi;
+    this.deferredValue = value;
+  }
+
   /** Places `[from, to)` of `buf[tail, …)` one page at a time; returns where a page not held stopped it (to: none). */
   private numberPagesChecked(tail: number, from: number, to: number, front: number, back: number): number {
     const { tag } = this;
     const buf = this.freeList.buf;
+    // A page inside the deferred run: the run is written first (once).
+    const deferredLo = this.deferredLo;
+    let deferredSpan = this.deferredHi - deferredLo;
     for (let i = from; i < to; i++) {
       const page = buf[tail + i] as number;
+      if ((page - deferredLo) >>> 0 < deferredSpan) {
+        this.writeDeferredRun();
+        deferredSpan = 0;
+      }
       const t = (tag[page] as number) + page;
       if (!(t >= 0 && t < front)) return i;
       tag[page] = back + i - page;
