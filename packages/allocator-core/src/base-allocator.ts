@@ -483,15 +483,21 @@ export abstract class BaseAllocator implements PageAllocator {
 
   /**
    * Checks that hold whether or not checks are on: aligned starts, each segment after the previous
-   * one's last page; checks on, also every slot of a plain array.
+   * one's last page; checks on, also every slot of a plain array. Returns the segments' page
+   * count (the checked one-pass frees reserve that much room; counted here, the validation's loop
+   * over the segments is their only one before the free itself).
    */
-  protected validateSegments(segments: readonly FreeSegment[]): void {
+  protected validateSegments(segments: readonly FreeSegment[]): number {
     if (!Array.isArray(segments)) throw new ArgumentError(`freeSegments takes an array of segments, got ${String(segments)}`);
     const ps = this.pageSize;
+    const checks = this.checks;
     let prevEnd = -1;
+    let pages = 0;
+    let plain = false;
     for (const segment of segments) {
       const start = segment.startPos;
-      const n = segment.indices.length;
+      const indices = segment.indices;
+      const n = indices.length;
       if (n === 0) continue;
       if (!Number.isInteger(start) || start < 0) {
         throw new SegmentError(`segment start ${String(start)} is not a non-negative integer`);
@@ -502,11 +508,14 @@ export abstract class BaseAllocator implements PageAllocator {
       }
       if (start % ps !== 0) throw new SegmentError(`segment start ${start} is not page-aligned (page_size ${ps})`);
       prevEnd = start + n;
+      pages += Math.ceil(n / ps);
+      if (checks && !(indices instanceof Int32Array)) plain = true;
     }
     // Checks on, a plain array's slots need not be integers: all are checked before any page is
     // touched (checked segment by segment, a bad slot in a later segment was met after the earlier
     // segments' pages had been marked).
-    if (this.checks) for (const { indices } of segments) if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, indices.length);
+    if (plain) for (const { indices } of segments) if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, indices.length);
+    return pages;
   }
 
   // ---- shared mechanics ------------------------------------------------------------------------

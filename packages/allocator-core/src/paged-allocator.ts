@@ -123,17 +123,16 @@ export class PagedAllocator extends BaseAllocator {
    * order). The general path collects the pages into scratch, marks them queued, and numbers them
    * again as each segment is prepended. A block that breaks its page, a page not held, or one met
    * twice (its tag names a place this call already wrote) stops the pass, and the general path's
-   * slow path names the error.
+   * slow path names the error. The page count to reserve comes from the validation's loop over the
+   * segments (a loop of its own cost 64 segments at page 64 about 0.01: 1.040–1.047 → 1.035–1.037).
    */
   override freeSegments(segments: readonly FreeSegment[]): void {
     if (!this.checks || this.groupOpen || this.needSort) {
       super.freeSegments(segments);
       return;
     }
-    this.validateSegments(segments);
+    const total = this.validateSegments(segments);
     const { pageSize: ps, pageShift, tag, freeList } = this;
-    let total = 0;
-    for (const { indices } of segments) total += Math.ceil(indices.length / ps);
     if (total === 0) return;
     const lo = total > this.numPages - freeList.count ? -1 : freeList.reserveFront(total);
     // More pages than held (some page is not held or met twice), or serials that would go below 1: the general path.

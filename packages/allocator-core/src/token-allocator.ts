@@ -307,6 +307,8 @@ export class TokenAllocator extends BaseAllocator {
       for (const { indices } of segments) this.freeList.append(indices, 0, indices.length);
       return;
     }
+    // Its own loop, not validateSegments' count: taking the count measured 1 / 8 / 64 segments at
+    // page 1 at 1.03 / 1.05 / 1.05 against 1.03 / 1.03 / 1.01 (how V8 compiled this path, not the loop).
     let total = 0;
     for (const { indices } of segments) total += indices.length;
     // More slots than held pages: some page is not held or is named twice; the general path says which.
