@@ -18,16 +18,19 @@ export class FreeWithoutUnique extends PagedAllocator {
 
 /** §11.8: `free_segment` without its start assert: the stride trick on an unaligned start frees the wrong pages. */
 export class SegmentUnalignedStart extends PagedAllocator {
-  protected override validateSegments(segments: readonly FreeSegment[]): void {
+  protected override validateSegments(segments: readonly FreeSegment[]): number {
     const ps = this.pageSize;
     let prevEnd = -1;
+    let pages = 0;
     for (const segment of segments) {
       if (segment.indices.length === 0) continue;
       if (prevEnd >= 0 && Math.floor(segment.startPos / ps) <= Math.floor((prevEnd - 1) / ps)) {
         super.validateSegments(segments);
       }
       prevEnd = segment.startPos + segment.indices.length;
+      pages += Math.ceil(segment.indices.length / ps);
     }
+    return pages;
   }
 
   protected override blockKeepsPage(): boolean {
