@@ -81,6 +81,14 @@ export abstract class BaseAllocator implements PageAllocator {
   readonly numPages: number;
   /** One past the last slot: `(numPages + 1) * pageSize`. */
   readonly slotEnd: number;
+  /**
+   * Tested as `this.checks === true`, never by bare truthiness: V8 keeps no type for a field that
+   * holds a boolean (it tracks object maps only), so `if (this.checks)` compiles to a chain of
+   * compares (false, '', undetectable, heap number, bigint) that checks-on walks to its end every
+   * time and checks-off leaves at the first; `=== true` is one pointer compare in both modes.
+   * Measured on allocDecode + free of one request at pages 1 / 64 / 512: 1.026 / 1.045 / 1.038 →
+   * 1.011 / 1.011 / 1.009.
+   */
   protected readonly checks: boolean;
   protected readonly needSort: boolean;
   // For a power-of-two page size the checks find a slot's page by a shift and its offset by a mask
@@ -201,7 +209,7 @@ export abstract class BaseAllocator implements PageAllocator {
     this.mergeBeforeDecode(batch);
     const pageCount = this.countDecodePages(batch);
     if (pageCount > this.freeList.count) {
-      if (this.checks) this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
+      if (this.checks === true) this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
       return null;
     }
     const out = new Int32Array(batchSize);
@@ -220,7 +228,7 @@ export abstract class BaseAllocator implements PageAllocator {
   free(indices: ArrayLike<number>): void {
     const n = indices.length;
     if (n === 0) return;
-    const k = this.checks ? this.collectFreeChecked(indices, n) : this.collectFree(indices, n);
+    const k = this.checks === true ? this.collectFreeChecked(indices, n) : this.collectFree(indices, n);
     if (this.groupOpen) this.queuePlain(this.scratch, 0, k);
     else this.releasePlain(this.scratch, k);
   }
@@ -235,7 +243,7 @@ export abstract class BaseAllocator implements PageAllocator {
    */
   freeSegments(segments: readonly FreeSegment[]): void {
     this.validateSegments(segments);
-    if (this.checks) {
+    if (this.checks === true) {
       // One pass checks and marks every segment's pages into scratch; then each segment is released in turn.
       this.collectSegmentPagesChecked(segments);
       let start = 0;
@@ -277,11 +285,11 @@ export abstract class BaseAllocator implements PageAllocator {
     this.groupRepsCount = 0;
     // Each list is settled right before its release: a subclass may number pages by where they land.
     if (plainCount > 0) {
-      if (this.checks) this.settle(this.groupPlain, plainCount, kPageQueued, kPageFree);
+      if (this.checks === true) this.settle(this.groupPlain, plainCount, kPageQueued, kPageFree);
       this.releasePlain(this.groupPlain, plainCount);
     }
     if (repsCount > 0) {
-      if (this.checks) this.settle(this.groupReps, repsCount, kPageQueued, kPageFree);
+      if (this.checks === true) this.settle(this.groupReps, repsCount, kPageQueued, kPageFree);
       this.release(this.groupReps, 0, repsCount);
     }
   }
@@ -299,7 +307,7 @@ export abstract class BaseAllocator implements PageAllocator {
       numPages: this.numPages,
       free: this.freeList.toArray(),
       staged: this.staged.slice(0, this.stagedCount),
-      pageState: this.checks ? this.pageStates() : null,
+      pageState: this.checks === true ? this.pageStates() : null,
     };
     return Object.freeze(snapshot);
   }
@@ -319,7 +327,7 @@ export abstract class BaseAllocator implements PageAllocator {
     this.freeList.assign(snapshot.free);
     this.staged.set(snapshot.staged, 0);
     this.stagedCount = snapshot.staged.length;
-    if (this.checks) this.renumber();
+    if (this.checks === true) this.renumber();
   }
 
   /** Every page free (ascending), nothing staged, no open group. */
@@ -330,7 +338,7 @@ export abstract class BaseAllocator implements PageAllocator {
     this.groupPlainCount = 0;
     this.groupRepsCount = 0;
     this.tag.fill(0);
-    if (this.checks) this.renumber();
+    if (this.checks === true) this.renumber();
   }
 
   /** The free list front first, and the staged pages, as copies (for tests and exact comparison). */
@@ -352,7 +360,7 @@ export abstract class BaseAllocator implements PageAllocator {
     };
     for (let i = 0; i < this.freeList.count; i++) mark(this.freeList.at(i), 'the free list');
     for (let i = 0; i < this.stagedCount; i++) mark(this.staged[i] as number, 'the staged list');
-    if (!this.checks) return;
+    if (this.checks !== true) return;
     const states = this.pageStates();
     assert(states[0] === kPageReserved, `page 0 has state ${states[0]}, not reserved`);
     for (let page = 1; page <= this.numPages; page++) {
@@ -393,7 +401,7 @@ export abstract class BaseAllocator implements PageAllocator {
    */
   protected mergeBeforeDecode(batch: DecodeBatch): void {
     if (batch.seqLens.length <= this.freeList.count) return;
-    if (this.checks && this.stagedCount > 0) this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
+    if (this.checks === true && this.stagedCount > 0) this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
     this.mergeStaged();
   }
 
@@ -401,7 +409,7 @@ export abstract class BaseAllocator implements PageAllocator {
   protected stage(pages: Int32Array, start: number, n: number): void {
     for (let i = 0; i < n; i++) this.staged[this.stagedCount + i] = pages[start + i] as number;
     this.stagedCount += n;
-    if (this.checks) for (let i = 0; i < n; i++) this.setTag(pages[start + i] as number, kTagStaged);
+    if (this.checks === true) for (let i = 0; i < n; i++) this.setTag(pages[start + i] as number, kTagStaged);
   }
 
   protected mergeStaged(): void {
@@ -410,7 +418,7 @@ export abstract class BaseAllocator implements PageAllocator {
     this.stagedCount = 0;
     this.freeList.sortAscending();
     // Sorting moved pages: each takes the serial of its new place.
-    if (this.checks) {
+    if (this.checks === true) {
       this.numberFreeList();
       this.renumberNearLimit();
     }
@@ -457,7 +465,7 @@ export abstract class BaseAllocator implements PageAllocator {
    */
   protected planDecode(batch: DecodeBatch, out: Int32Array): void {
     const { buf, head } = this.freeList;
-    if (!this.checks) {
+    if (this.checks !== true) {
       planDecodeInto(batch, this.pageSize, buf, head, out);
       return;
     }
@@ -490,7 +498,7 @@ export abstract class BaseAllocator implements PageAllocator {
   protected validateSegments(segments: readonly FreeSegment[]): number {
     if (!Array.isArray(segments)) throw new ArgumentError(`freeSegments takes an array of segments, got ${String(segments)}`);
     const ps = this.pageSize;
-    const checks = this.checks;
+    const checks = this.checks === true;
     let prevEnd = -1;
     let pages = 0;
     let plain = false;
@@ -526,7 +534,7 @@ export abstract class BaseAllocator implements PageAllocator {
    */
   protected release(pages: Int32Array, start: number, n: number): void {
     this.releasePages(pages, start, n);
-    if (this.checks && this.freeList.count + this.stagedCount > this.numPages) {
+    if (this.checks === true && this.freeList.count + this.stagedCount > this.numPages) {
       assert(false, `${this.freeList.count + this.stagedCount} free pages of ${this.numPages}: a page was released twice`);
     }
   }
@@ -846,7 +854,7 @@ export abstract class BaseAllocator implements PageAllocator {
   protected validateExtend(batch: ExtendBatch): number {
     const { prefixLens, seqLens, lastLoc } = batch;
     const n = prefixLens.length;
-    const checks = this.checks;
+    const checks = this.checks === true;
     const mask = this.pageSize - 1;
     let miss = 0;
     if (seqLens.length !== n || lastLoc.length !== n) {

@@ -98,14 +98,14 @@ export class TokenAllocator extends BaseAllocator {
       this.stage(pages, start, n);
     } else {
       this.freeList.append(pages, start, n);
-      if (this.checks) this.renumberNearLimit();
+      if (this.checks === true) this.renumberNearLimit();
     }
   }
 
   /** Page size 1: the check rides the planner's page-start branch ({@link planDecodeCheckedByBranch}). */
   protected override planDecode(batch: DecodeBatch, out: Int32Array): void {
     const { buf, head } = this.freeList;
-    if (!this.checks) planDecodeInto(batch, 1, buf, head, out);
+    if (this.checks !== true) planDecodeInto(batch, 1, buf, head, out);
     else if (planDecodeCheckedByBranch(batch, 1, buf, head, out) !== 0) this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
   }
 
@@ -165,7 +165,7 @@ export class TokenAllocator extends BaseAllocator {
     }
     const tail = freeList.reserveBack(n);
     let stoppedAt: number;
-    if (this.checks) {
+    if (this.checks === true) {
       const front = freeList.frontSerial();
       stoppedAt = this.appendInRange(indices, n, tail, front, front + freeList.count);
       if (stoppedAt < n) this.holdAgain(tail, stoppedAt);
@@ -178,7 +178,7 @@ export class TokenAllocator extends BaseAllocator {
       return;
     }
     freeList.commitBack(n);
-    if (this.checks) this.renumberNearLimit();
+    if (this.checks === true) this.renumberNearLimit();
   }
 
   /** Undoes a refused checked free's numbering: the `n` pages written at `buf[tail, …)` are held again. */
@@ -303,7 +303,7 @@ export class TokenAllocator extends BaseAllocator {
       return;
     }
     this.validateSegments(segments);
-    if (!this.checks) {
+    if (this.checks !== true) {
       // The same single copy without the checks: each segment's slots are its pages.
       for (const { indices } of segments) this.freeList.append(indices, 0, indices.length);
       return;

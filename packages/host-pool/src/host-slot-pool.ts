@@ -52,6 +52,7 @@ export class HostSlotPool implements HostPool {
   readonly physicalSize: number;
   /** The engine's `logical_size`: the same as {@link HostSlotPool.size}, named for DCP callers. */
   readonly logicalSize: number;
+  /** Tested as `=== true` on the hot paths (see allocator-core's `BaseAllocator.checks`: a bare truthiness test of a boolean field is a chain of compares that checks-on walks to its end). */
   protected readonly checks: boolean;
 
   // freeSlots: the free list, handed out from the front; after reuse its order is the history's.
@@ -116,7 +117,7 @@ export class HostSlotPool implements HostPool {
     assert(Number.isInteger(start), `run start ${start} is not an integer`);
     assert(start >= 0 && start + n <= listLength, `run [${start}, ${start + n}) lies outside the list of ${listLength}`);
     const out = new Int32Array(n);
-    if (!this.checks) {
+    if (this.checks !== true) {
       if (merge) this.mergePending();
       this.freeSlots.takeRange(start, n, out);
       return out;
@@ -143,7 +144,7 @@ export class HostSlotPool implements HostPool {
   free(indices: ArrayLike<number>): number {
     const n = indices.length;
     if (n === 0) return 0;
-    if (!this.checks) {
+    if (this.checks !== true) {
       this.pending.push(indices);
       return n;
     }
