@@ -10,8 +10,9 @@ import {
 } from './errors.js';
 import { assert } from './internal/assert.js';
 import { FreeList, isListed } from './internal/free-list.js';
-import { countDecodePages, planDecodeInto } from './plan-decode.js';
+import { countDecodePages, countDecodePagesPow2, planDecodeInto, planDecodePow2Into } from './plan-decode.js';
 import { countExtendPages, countExtendTokens, planExtendInto } from './plan-extend.js';
+import { refuseAllocSize, refuseDecodeLengths, refuseDecodeRequest, refuseExtendLengths, refuseExtendRequest } from './internal/argument-refusals.js';
 import { extendLastLocMiss, planDecodeChecked } from './internal/checked-plans.js';
 import type {
   AllocatorConfig,
@@ -159,12 +160,7 @@ export abstract class BaseAllocator implements PageAllocator {
    * @throws ArgumentError when `needSize` is negative, not an integer or not a page multiple.
    */
   alloc(needSize: number): Int32Array | null {
-    if (!Number.isInteger(needSize) || needSize < 0) {
-      throw new ArgumentError(`alloc size ${String(needSize)} is not a non-negative integer`);
-    }
-    if (needSize % this.pageSize !== 0) {
-      throw new ArgumentError(`alloc size ${needSize} is not a multiple of the page size ${this.pageSize}`);
-    }
+    if (!Number.isInteger(needSize) || needSize < 0 || needSize % this.pageSize !== 0) refuseAllocSize(needSize, this.pageSize);
     const pageCount = needSize / this.pageSize;
     if (pageCount === 0) return new Int32Array(0);
     this.mergeBeforeAlloc(pageCount);
@@ -209,7 +205,7 @@ export abstract class BaseAllocator implements PageAllocator {
     this.mergeBeforeDecode(batch);
     const pageCount = this.countDecodePages(batch);
     if (pageCount > this.freeList.count) {
-      if (this.checks === true) this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
+      if (this.checks === true) this.verifyDecodeLastLocs(batch);
       return null;
     }
     const out = new Int32Array(batchSize);
@@ -401,7 +397,7 @@ export abstract class BaseAllocator implements PageAllocator {
    */
   protected mergeBeforeDecode(batch: DecodeBatch): void {
     if (batch.seqLens.length <= this.freeList.count) return;
-    if (this.checks === true && this.stagedCount > 0) this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
+    if (this.checks === true && this.stagedCount > 0) this.verifyDecodeLastLocs(batch);
     this.mergeStaged();
   }
 
@@ -448,7 +444,7 @@ export abstract class BaseAllocator implements PageAllocator {
   }
 
   protected countDecodePages(batch: DecodeBatch): number {
-    return countDecodePages(batch.seqLens, this.pageSize);
+    return this.pageShift >= 0 ? countDecodePagesPow2(batch.seqLens, this.pageSize) : countDecodePages(batch.seqLens, this.pageSize);
   }
 
   /** The extend layout into `out` (the batch's lastLocs were checked in validateExtend). */
@@ -459,22 +455,26 @@ export abstract class BaseAllocator implements PageAllocator {
 
   /**
    * The decode layout into `out`; with checks on, refuses a batch whose lastLoc does not fit
-   * (nothing changed yet). The token allocator overrides it with the page-1 planner: one dispatch
+   * (nothing changed yet). Power-of-two pages take the mask planners in both modes (see
+   * `planDecodePow2Into`). The token allocator overrides it with the page-1 planner: one dispatch
    * on the page shift less a call, which moved allocDecode + free of one request at page 1 from
    * 1.05 to 1.04.
    */
   protected planDecode(batch: DecodeBatch, out: Int32Array): void {
     const { buf, head } = this.freeList;
-    if (this.checks !== true) {
-      planDecodeInto(batch, this.pageSize, buf, head, out);
-      return;
-    }
     if (this.pageShift < 0) {
-      this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
+      if (this.checks === true) this.verifyDecodeLastLocs(batch);
       planDecodeInto(batch, this.pageSize, buf, head, out);
+    } else if (this.checks !== true) {
+      planDecodePow2Into(batch, this.pageSize, buf, head, out);
     } else if (planDecodeChecked(batch, this.pageSize, buf, head, out) !== 0) {
-      this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
+      this.verifyDecodeLastLocs(batch);
     }
+  }
+
+  /** {@link verifyLastLocs} for a decode batch, whose requests hold `seq − 1` tokens (a call, not the arguments, in the hot callers' bytecode). */
+  protected verifyDecodeLastLocs(batch: DecodeBatch): void {
+    this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
   }
 
   /**
@@ -857,17 +857,12 @@ export abstract class BaseAllocator implements PageAllocator {
     const checks = this.checks === true;
     const mask = this.pageSize - 1;
     let miss = 0;
-    if (seqLens.length !== n || lastLoc.length !== n) {
-      throw new ArgumentError(`extend batch arrays differ in length: prefixLens ${n}, seqLens ${seqLens.length}, lastLoc ${lastLoc.length}`);
-    }
+    if (seqLens.length !== n || lastLoc.length !== n) refuseExtendLengths(n, seqLens.length, lastLoc.length);
     for (let i = 0; i < n; i++) {
       const pre = prefixLens[i] as number;
       const seq = seqLens[i] as number;
       const last = lastLoc[i] as number;
-      if (!Number.isInteger(pre) || pre < 0) throw new ArgumentError(`request ${i}: prefixLens ${String(pre)} is not a non-negative integer`);
-      if (!Number.isInteger(seq) || seq < 0) throw new ArgumentError(`request ${i}: seqLens ${String(seq)} is not a non-negative integer`);
-      if (seq < pre) throw new ArgumentError(`request ${i}: seqLens ${seq} < prefixLens ${pre}`);
-      if ((last | 0) !== last) throw new ArgumentError(`request ${i}: lastLoc ${String(last)} is not a 32-bit integer`);
+      if (!Number.isInteger(pre) || pre < 0 || !Number.isInteger(seq) || seq < pre || (last | 0) !== last) refuseExtendRequest(i, pre, seq, last);
       if (checks) miss |= extendLastLocMiss(pre, last, mask);
     }
     // Checks on: the rule rode the loop above for power-of-two pages; a miss, or another page
@@ -879,12 +874,11 @@ export abstract class BaseAllocator implements PageAllocator {
   protected validateDecode(batch: DecodeBatch): void {
     const { seqLens, lastLoc } = batch;
     const n = seqLens.length;
-    if (lastLoc.length !== n) throw new ArgumentError(`decode batch arrays differ in length: seqLens ${n}, lastLoc ${lastLoc.length}`);
+    if (lastLoc.length !== n) refuseDecodeLengths(n, lastLoc.length);
     for (let i = 0; i < n; i++) {
       const seq = seqLens[i] as number;
       const last = lastLoc[i] as number;
-      if (!Number.isInteger(seq) || seq < 1) throw new ArgumentError(`request ${i}: seqLens ${String(seq)} is not an integer >= 1`);
-      if ((last | 0) !== last) throw new ArgumentError(`request ${i}: lastLoc ${String(last)} is not a 32-bit integer`);
+      if (!Number.isInteger(seq) || seq < 1 || (last | 0) !== last) refuseDecodeRequest(i, seq, last);
     }
   }
 

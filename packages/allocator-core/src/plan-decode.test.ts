@@ -126,3 +126,21 @@ describe('allocator-core:plan-decode,properties', () => {
     if (newPageCount > 0) expect(planDecode(batch, ps, freePages.slice(0, newPageCount - 1))).toBeNull();
   });
 });
+
+describe('allocator-core:plan-decode,page-sizes', () => {
+  // Power-of-two pages take a mask path, the others the ceil rule; both must give the ceil rule's answer.
+  const kAnyPageSize = fc.oneof(fc.integer({ min: 0, max: 10 }).map((k) => 2 ** k), fc.integer({ min: 1, max: 700 }));
+  test.prop([kAnyPageSize, fc.array(fc.integer({ min: 1, max: 5000 }), { minLength: 1, maxLength: 60 })])(
+    'count and layout follow ceil(seq / ps) > ceil((seq − 1) / ps) at every page size',
+    (pageSize, seqLens) => {
+      const starts = seqLens.map((seq) => Math.ceil(seq / pageSize) > Math.ceil((seq - 1) / pageSize));
+      expect(countDecodePages(seqLens, pageSize)).toBe(starts.filter(Boolean).length);
+      const lastLoc = seqLens.map((_, i) => 1000 * i + 7);
+      const freePages = seqLens.map((_, i) => 10 + i);
+      const out = new Int32Array(seqLens.length);
+      planDecodeInto({ seqLens, lastLoc }, pageSize, freePages, 0, out);
+      let cursor = 0;
+      expect(Array.from(out)).toEqual(seqLens.map((_, i) => (starts[i] ? (freePages[cursor++] as number) * pageSize : (lastLoc[i] as number) + 1)));
+    },
+  );
+});

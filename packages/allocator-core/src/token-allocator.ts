@@ -2,8 +2,8 @@ import { BaseAllocator, kPageFree, kPageHeld, kPageQueued, kPageReserved, kTagHe
 import { ConfigError } from './errors.js';
 import { assert } from './internal/assert.js';
 import { constantRunTest, type ConstantRunTest } from './internal/constant-run.js';
-import { planDecodeCheckedByBranch } from './internal/checked-plans.js';
-import { planDecodeInto } from './plan-decode.js';
+import { planDecodeChecked } from './internal/checked-plans.js';
+import { planDecodePow2Into } from './plan-decode.js';
 import type { AllocatorConfig, DecodeBatch, FreeSegment } from './types.js';
 
 /**
@@ -102,11 +102,11 @@ export class TokenAllocator extends BaseAllocator {
     }
   }
 
-  /** Page size 1: the check rides the planner's page-start branch ({@link planDecodeCheckedByBranch}). */
+  /** Page size 1: every request starts a page, and the check reads only an empty row's lastLoc ({@link planDecodeChecked}). */
   protected override planDecode(batch: DecodeBatch, out: Int32Array): void {
     const { buf, head } = this.freeList;
-    if (this.checks !== true) planDecodeInto(batch, 1, buf, head, out);
-    else if (planDecodeCheckedByBranch(batch, 1, buf, head, out) !== 0) this.verifyLastLocs(batch.seqLens, batch.lastLoc, 1, 'seqLens - 1');
+    if (this.checks !== true) planDecodePow2Into(batch, 1, buf, head, out);
+    else if (planDecodeChecked(batch, 1, buf, head, out) !== 0) this.verifyDecodeLastLocs(batch);
   }
 
   /** The newer token allocator returns `null` without merging when even the staged pages would not do. */
