@@ -59,7 +59,7 @@ describe('bench:cli,bench', () => {
     const report = JSON.parse(readFileSync(json, 'utf8')) as { kvfuzz: string; settings: { isolation: string }; ratios: { name: string; verdict: string }[] };
     expect(report.kvfuzz).toBe('bench/1');
     expect(report.settings.isolation).toBe('case');
-    expect(report.ratios.map((r) => r.name)).toEqual(['host-pool:alloc-free:alloc+free 1×1', 'host-pool:alloc-free:alloc+free 8×64']);
+    expect(report.ratios.map((r) => r.name)).toEqual(['host-pool:alloc-free:alloc+free fragmented 1×1', 'host-pool:alloc-free:alloc+free fragmented 8×64']);
     expect(existsSync(json.replace(/\.json$/, '.github-action-benchmark.json'))).toBe(true);
     expect(existsSync(json.replace(/\.json$/, '.bmf.json'))).toBe(true);
   });
@@ -105,7 +105,7 @@ describe('bench:cli,bench', () => {
     const children = syntheticChildren((name) => (name.endsWith('8×64') ? 1.1 : 1));
     const status = await benchMain(['--quick', '--filter', 'host-pool', '--json', tmp('run.json'), '--resamples', '2000'], io, { startChild: children.start, detectPinning: noPin });
     expect(status).toBe(1);
-    expect(io.stdout()).toMatch(/host-pool:alloc-free:alloc\+free 8×64: \+\d+(\.\d)?%/);
+    expect(io.stdout()).toMatch(/host-pool:alloc-free:alloc\+free fragmented 8×64: \+\d+(\.\d)?%/);
     expect(lastLine(io.stdout())).toMatch(/1 pass, 1 fail, 0 inconclusive/);
   });
 });

@@ -1,6 +1,7 @@
-import { ArgumentError, divExact, divFloor, SlotRangeError } from '@kvfuzz/allocator-core';
+import { ArgumentError, divExact, divFloor, SlotRangeError, StateError } from '@kvfuzz/allocator-core';
 import { kSlotEndMax, resolveHostSlotPoolConfig } from './config.js';
 import { HostDoubleAllocError, HostDoubleFreeError } from './errors.js';
+import { HostSlotPoolSnapshot } from './host-slot-pool-snapshot.js';
 import { assert } from './internal/assert.js';
 import { ReleaseList } from './internal/release-list.js';
 import { SlotList } from './internal/slot-list.js';
@@ -164,6 +165,42 @@ export class HostSlotPool implements HostPool {
     this.freeSlots.fillAscending(this.size);
     this.pending.clear();
     if (this.slotUsed !== null) this.slotUsed.clearAll();
+  }
+
+  /** A copy of the free list, the pending chunks and (checks on) the `slot_used` flags, for {@link restoreState}. */
+  backupState(): HostSlotPoolSnapshot {
+    const pending = this.pending;
+    return new HostSlotPoolSnapshot(
+      this.size,
+      this.pageSize,
+      this.checks,
+      this.freeSlots.toArray(),
+      pending.slots.slice(0, pending.count),
+      pending.ends.slice(0, pending.chunkCount),
+      this.slotUsed === null ? null : this.slotUsed.words.slice(),
+    );
+  }
+
+  /**
+   * Puts back the state of a {@link backupState} snapshot: slots handed out since are free (or
+   * pending) again, frees since are undone.
+   *
+   * @throws StateError when `state` is not a snapshot, or one of a pool with another size, page size
+   *   or checks setting; before anything changes.
+   */
+  restoreState(state: unknown): void {
+    if (!(state instanceof HostSlotPoolSnapshot)) {
+      throw new StateError(`restoreState was given ${typeof state === 'object' && state !== null ? 'an object' : String(state)} that backupState did not return`);
+    }
+    if (state.size !== this.size || state.pageSize !== this.pageSize || state.checks !== this.checks) {
+      throw new StateError(
+        `restoreState: snapshot of ${state.size} slots, page size ${state.pageSize}, checks ${state.checks ? 'on' : 'off'} ` +
+          `does not fit a pool of ${this.size} slots, page size ${this.pageSize}, checks ${this.checks ? 'on' : 'off'}`,
+      );
+    }
+    this.freeSlots.assign(state.free);
+    this.pending.assign(state.pendingSlots, state.pendingEnds);
+    if (this.slotUsed !== null && state.used !== null) this.slotUsed.assign(state.used);
   }
 
   /**

@@ -2,6 +2,7 @@ export type { HostPool, HostPoolProvider, HostSlotPoolConfig, HostSlotPoolInspec
 export { HostDoubleAllocError, HostDoubleFreeError } from './errors.js';
 export { kHostPageSizeMax, kHostSizeTokensMax, kSlotEndMax, resolveHostSlotPoolConfig } from './config.js';
 export { HostSlotPool } from './host-slot-pool.js';
+export { HostSlotPoolSnapshot } from './host-slot-pool-snapshot.js';
 export { hostSlotPoolProvider } from './host-slot-pool-provider.js';
 export type { CopyOp, HostSlots } from './hicache-controller.js';
 export { HiCacheController } from './hicache-controller.js';

@@ -54,6 +54,15 @@ export class ReleaseList {
     this.chunkCount = 0;
   }
 
+  /** The list becomes a copy of `slots` chunked at `ends` (as {@link slots} and {@link ends} hold them). */
+  assign(slots: Int32Array, ends: Int32Array): void {
+    if (slots.length > this.slots.length) this.grow(slots.length);
+    this.slots.set(slots, 0);
+    this.ends.set(ends, 0);
+    this.count = slots.length;
+    this.chunkCount = ends.length;
+  }
+
   /** Each chunk as a new array, in release order. */
   chunks(): Int32Array[] {
     const chunks: Int32Array[] = [];

@@ -83,6 +83,14 @@ export class SlotList {
     return this.buf.slice(this.head, this.head + this.count);
   }
 
+  /** The list becomes a copy of `entries`, from the buffer's start. */
+  assign(entries: Int32Array): void {
+    if (entries.length > this.buf.length) this.buf = new Int32Array(entries.length);
+    this.buf.set(entries, 0);
+    this.head = 0;
+    this.count = entries.length;
+  }
+
   /** A larger buffer holding at least `needed` entries, the contents moved to its start. */
   private grow(needed: number): void {
     const grown = new Int32Array(Math.max(2 * this.buf.length, needed));

@@ -41,6 +41,11 @@ export class UsedBits {
     this.words.fill(0);
   }
 
+  /** The flags become a copy of `words` (a copy of another `UsedBits` of the same size). */
+  assign(words: Int32Array): void {
+    this.words.set(words, 0);
+  }
+
   /**
    * Flags `slots[0, n)`, given as runs of consecutive slots that start at `starts[0, runs)` (as a
    * `RunCopier` notes them), a run at a time.
