@@ -141,8 +141,6 @@ export class PagedAllocator extends BaseAllocator {
       return;
     }
     const { buf, head, count, serialBase } = freeList;
-    // The block check's fields, read once: V8 does not hoist field loads out of the loop.
-    const { slotEnd, pageMask } = this;
     const listedLo = serialBase + head;
     const listedHi = listedLo + count;
     const writtenLo = serialBase + lo;
@@ -157,9 +155,7 @@ export class PagedAllocator extends BaseAllocator {
       for (let blockStart = 0; blockStart < n; blockStart += ps) {
         const first = indices[blockStart] as number;
         const blockEnd = blockStart + ps < n ? blockStart + ps : n;
-        // blockKeepsPage, written out with the fields hoisted: a page's first slot inside the pool, the last where the length puts it.
-        const keepsPage = first >= 0 && first < slotEnd && (first & pageMask) === 0 && (pageShift >= 0 || first % ps === 0) && indices[blockEnd - 1] === first + blockEnd - blockStart - 1;
-        if (!keepsPage) {
+        if (!this.blockKeepsPage(first, indices[blockEnd - 1] as number, blockEnd - blockStart)) {
           refused = true;
           break;
         }
