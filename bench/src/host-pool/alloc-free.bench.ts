@@ -8,8 +8,8 @@
  * the pool a little more fragmented (at page 1 the mix came out in 32 runs of consecutive slots
  * on the first cycle, 1,291 after 50, 44,273 of 56,030 slots after 4,000), and the checks cost per
  * run, so a pool left to drift measured whatever regime a child's warm-up reached (page-1 ratios
- * 1.02 in one run, 1.05 in the next). `fresh`: after one cycle; `fragmented`: after
- * {@link kFragmentCycles}.
+ * 1.02 in one run, 1.05 in the next). The states: `fresh` after one cycle, `fragmented` after 200
+ * ({@link kStateCycles}).
  */
 import { ceilToPage } from '@kvfuzz/allocator-core';
 import { HostSlotPool } from '@kvfuzz/host-pool';
@@ -23,8 +23,8 @@ const kChunks = 32;
 /** A node's size range (tokens, log-uniform): from one small page to a long prompt. */
 const kChunkTokensMin = 64;
 const kChunkTokensMax = 8192;
-/** Cycles before the `fragmented` snapshot: at page 1, 5,000–6,000 runs a cycle's allocations. */
-const kFragmentCycles = 200;
+/** Cycles run before the snapshot of each state: `fragmented` leaves a cycle's allocations at page 1 in 5,000–6,000 runs. */
+const kStateCycles: Readonly<Record<string, number>> = { fresh: 1, fragmented: 200 };
 
 function setup(args: Geometry & { readonly state: string }, checks: boolean): TimedOp {
   const ps = pageSizeOf(args);
@@ -46,8 +46,8 @@ function setup(args: Geometry & { readonly state: string }, checks: boolean): Ti
     for (let j = 0; j < kChunks; j++) p.free(held[freeOrder[j] as number] as Int32Array);
     do_not_optimize(held[kChunks - 1]);
   };
-  const warm = args.state === 'fresh' ? 1 : args.state === 'fragmented' ? kFragmentCycles : Number.NaN;
-  if (Number.isNaN(warm)) throw new Error(`unknown state ${args.state}`);
+  const warm = kStateCycles[args.state];
+  if (warm === undefined) throw new Error(`unknown state ${args.state}`);
   for (let c = 0; c < warm; c++) {
     restored++;
     fn(pool);
@@ -67,7 +67,7 @@ function setup(args: Geometry & { readonly state: string }, checks: boolean): Ti
 export default [
   benchPair({
     name: 'alloc+free $state $dcp×$kernelPage',
-    points: crossProduct({ state: ['fresh', 'fragmented'] }, kGeometries),
+    points: crossProduct({ state: Object.keys(kStateCycles) }, kGeometries),
     pointsQuick: crossProduct({ state: ['fragmented'] }, kGeometriesQuick),
     setup,
   }),
