@@ -4,8 +4,8 @@ import { HostDoubleAllocError, HostDoubleFreeError } from './errors.js';
 import { HostSlotPoolSnapshot } from './host-slot-pool-snapshot.js';
 import { assert } from './internal/assert.js';
 import { ReleaseList } from './internal/release-list.js';
+import { RunNotes } from './internal/run-notes.js';
 import { SlotList } from './internal/slot-list.js';
-import { RunCopier } from './internal/run-copier.js';
 import { UsedBits } from './internal/used-bits.js';
 import type { HostPool, HostSlotPoolConfig, HostSlotPoolInspection, ResolvedHostSlotPoolConfig } from './types.js';
 
@@ -32,10 +32,10 @@ import type { HostPool, HostSlotPoolConfig, HostSlotPoolInspection, ResolvedHost
  * by overriding one of them (the sizing rule, the run search, the used check on alloc or on free).
  *
  * The `slot_used` flags are a bit per slot (`UsedBits`), checked and flipped a run of consecutive
- * slots at a time, a word (32 slots) per operation. The runs are noted in the copy the call makes
- * anyway (`RunCopier`: alloc copies its slots out before the lists change, free copies them into
- * the release list before recording the chunk). A refused call puts back the marks it made before
- * it throws.
+ * slots at a time, a word (32 slots) per operation. The runs are noted (`RunNotes`) in loops that
+ * read every slot anyway: free's copy into the release list, a first-fit hand-out's copy out of the
+ * lists; a run the search found needs no noting, the search having compared each of its entries
+ * with the one before. A refused call puts back the marks it made before it throws.
  */
 export class HostSlotPool implements HostPool {
   readonly config: ResolvedHostSlotPoolConfig;
@@ -63,8 +63,12 @@ export class HostSlotPool implements HostPool {
   // slotUsed: a bit per slot, set while the slot is allocated (the engine's slot_used); null when checks are off.
   // A slot named twice in one call meets its own mark the second time, so no dedupe array is needed.
   protected readonly slotUsed: UsedBits | null;
-  // copier: copies a call's slots and notes their runs of consecutive slots, for the checks; null when checks are off.
-  protected readonly copier: RunCopier | null;
+  // notes: the runs of consecutive slots of the current call, for the checks; null when checks are off.
+  protected readonly notes: RunNotes | null;
+  // provenRun: the list offset of the run the last run search found, each entry of it compared with
+  // the one before; −1 when it found none (alloc resets it before the search, so an override's result
+  // never passes for a proven run).
+  protected provenRun = -1;
 
   /** @throws ConfigError naming the bad value (see {@link resolveHostSlotPoolConfig}). */
   constructor(config: HostSlotPoolConfig) {
@@ -83,7 +87,7 @@ export class HostSlotPool implements HostPool {
     this.freeSlots = new SlotList(this.size);
     this.pending = new ReleaseList(this.size);
     this.slotUsed = this.checks ? new UsedBits(this.size) : null;
-    this.copier = this.checks ? new RunCopier(this.size) : null;
+    this.notes = this.checks ? new RunNotes(this.size) : null;
     this.clear();
   }
 
@@ -114,21 +118,16 @@ export class HostSlotPool implements HostPool {
     if (n > this.availableSize()) return null;
     const merge = n > this.freeSlots.count;
     const listLength = merge ? this.availableSize() : this.freeSlots.count;
+    this.provenRun = -1;
     const start = this.findRunStart(n, listLength);
     assert(Number.isInteger(start), `run start ${start} is not an integer`);
     assert(start >= 0 && start + n <= listLength, `run [${start}, ${start + n}) lies outside the list of ${listLength}`);
     const out = new Int32Array(n);
-    if (this.checks !== true) {
-      if (merge) this.mergePending();
-      this.freeSlots.takeRange(start, n, out);
-      return out;
-    }
-    // Checks on, the slots are copied out first (noting their runs in the same loop) and flagged
-    // from the copy; only then do the lists change.
-    this.copyEntries(start, n, out);
-    this.markHandOut(start, n, out);
+    // Checks on, the slots are flagged before the lists change (and may be copied out then).
+    const copied = this.checks === true && this.flagHandOut(start, n, out);
     if (merge) this.mergePending();
-    this.freeSlots.removeRange(start, n);
+    if (copied) this.freeSlots.removeRange(start, n);
+    else this.freeSlots.takeRange(start, n, out);
     return out;
   }
 
@@ -151,7 +150,7 @@ export class HostSlotPool implements HostPool {
     }
     // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
     if (!(indices instanceof Int32Array)) this.checkSlots(indices);
-    this.pending.stage(indices, this.copier as RunCopier);
+    this.pending.stage(indices, this.notes as RunNotes);
     this.markFreed(indices);
     this.pending.commit(n);
     if (this.availableSize() > this.size) {
@@ -285,6 +284,11 @@ export class HostSlotPool implements HostPool {
    * free list followed by the pending chunks: the first run of `n` consecutive ids that starts on
    * a page boundary of the list (an offset that is a multiple of the page size) with a
    * page-aligned slot; 0 (first fit) when there is none.
+   *
+   * The run it found is recorded in {@link HostSlotPool.provenRun}: the checks flag it as one run
+   * (each entry was compared with the one before), where a first-fit hand-out is copied out and
+   * its runs noted slot by slot. An override that does not record its run gets the slot-by-slot
+   * noting.
    */
   protected findRunStart(n: number, listLength: number): number {
     const ps = this.pageSize;
@@ -294,13 +298,19 @@ export class HostSlotPool implements HostPool {
       const slot = this.listEntry(i);
       if (runStart >= 0 && slot === prev + 1) {
         prev = slot;
-        if (i - runStart + 1 === n) return runStart;
+        if (i - runStart + 1 === n) {
+          this.provenRun = runStart;
+          return runStart;
+        }
         continue;
       }
       // A run starts only at a whole page: a page boundary of the list holding a page-aligned slot.
       runStart = i % ps === 0 && slot % ps === 0 ? i : -1;
       prev = slot;
-      if (runStart >= 0 && n === 1) return runStart;
+      if (runStart >= 0 && n === 1) {
+        this.provenRun = runStart;
+        return runStart;
+      }
     }
     return 0;
   }
@@ -310,22 +320,22 @@ export class HostSlotPool implements HostPool {
    * from unused to used, each once. A slot already used — or met twice — puts back the marks made
    * so far, and `HostDoubleAllocError` names every such slot.
    */
-  protected markHandOut(start: number, n: number, slots: Int32Array): void {
-    const { starts, runs } = this.copier as RunCopier;
-    const i = (this.slotUsed as UsedBits).setRuns(slots, n, starts, runs);
+  protected markHandOut(start: number, n: number): void {
+    const { firsts, starts, runs } = this.notes as RunNotes;
+    const i = (this.slotUsed as UsedBits).setRuns(firsts, starts, runs, n);
     if (i < n) this.refuseHandOut(start, start + i, n);
   }
 
   /**
-   * Checks on: every naming goes from used to unused, run by run as the copier noted them; a slot
+   * Checks on: every naming goes from used to unused, run by run as the copy noted them; a slot
    * named twice meets its own mark and is freed twice. A slot outside the pool, unused or named
    * twice puts back the marks made so far; then `SlotRangeError` or `HostDoubleFreeError` names
    * every such slot.
    */
   protected markFreed(indices: ArrayLike<number>): void {
     const n = indices.length;
-    const { starts, runs } = this.copier as RunCopier;
-    const i = (this.slotUsed as UsedBits).clearRuns(indices, n, starts, runs);
+    const { firsts, starts, runs } = this.notes as RunNotes;
+    const i = (this.slotUsed as UsedBits).clearRuns(firsts, starts, runs, n);
     if (i < n) this.refuseFree(indices, i);
   }
 
@@ -365,17 +375,32 @@ export class HostSlotPool implements HostPool {
   // ---- shared mechanics ------------------------------------------------------------------------
 
   /**
+   * Checks on: flags the hand-out of entries `[start, start + n)` of the free list followed by the
+   * pending chunks, the lists unchanged. A run the search found is one run; any other hand-out is
+   * first copied into `out`, its runs noted in the copy.
+   *
+   * @returns whether `out` holds the slots now.
+   */
+  private flagHandOut(start: number, n: number, out: Int32Array): boolean {
+    const proven = this.provenRun === start;
+    if (proven) (this.notes as RunNotes).noteOneRun(this.listEntry(start));
+    else this.copyEntries(start, n, out);
+    this.markHandOut(start, n);
+    return !proven;
+  }
+
+  /**
    * Checks on: entries `[start, start + n)` of the free list followed by the pending chunks into
-   * `out`, without merging them, through the copier (which notes their runs).
+   * `out`, without merging them, noting their runs.
    */
   protected copyEntries(start: number, n: number, out: Int32Array): void {
     const free = this.freeSlots;
-    const copier = this.copier as RunCopier;
+    const notes = this.notes as RunNotes;
     // The range as two contiguous pieces: in the free list, then in the pending chunks.
     const inFree = Math.max(0, Math.min(start + n, free.count) - start);
-    copier.begin();
-    copier.copy(free.buf, free.head + start, out, 0, inFree);
-    copier.copy(this.pending.slots, start + inFree - free.count, out, inFree, n - inFree);
+    notes.begin();
+    notes.copy(free.buf, free.head + start, out, 0, inFree);
+    notes.copy(this.pending.slots, start + inFree - free.count, out, inFree, n - inFree);
   }
 
   /** Entry `i` of the free list followed by the pending chunks, without merging them. */

@@ -1,4 +1,4 @@
-import type { RunCopier } from './run-copier.js';
+import type { RunNotes } from './run-notes.js';
 
 /**
  * The chunks given back by `free` and not yet merged into the free list (the engine's
@@ -34,13 +34,13 @@ export class ReleaseList {
 
   /**
    * Copies `indices` (at least one slot) after the last chunk without recording it yet (see
-   * {@link commit}), through `copier`, which notes its runs of consecutive slots.
+   * {@link commit}), noting its runs of consecutive slots in `notes` as it copies.
    */
-  stage(indices: ArrayLike<number>, copier: RunCopier): void {
+  stage(indices: ArrayLike<number>, notes: RunNotes): void {
     const n = indices.length;
     if (this.count + n > this.slots.length) this.grow(this.count + n);
-    copier.begin();
-    copier.copy(indices, 0, this.slots, this.count, n);
+    notes.begin();
+    notes.copy(indices, 0, this.slots, this.count, n);
   }
 
   /** Records the `n` slots {@link stage} copied as the newest chunk. */

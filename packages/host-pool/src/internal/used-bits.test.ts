@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { RunCopier } from './run-copier.js';
+import { RunNotes } from './run-notes.js';
 import { UsedBits } from './used-bits.js';
 
 // The bits against a plain boolean per slot. Sizes straddle word ends (31, 32, 33, 64, 95) so that
@@ -19,9 +19,8 @@ function flagged(bits: UsedBits): boolean[] {
 
 // Slots [first, first + n) (n ≥ 1) as a single run: flipped whole (true) or not at all (false).
 const kOneRun = Int32Array.of(0);
-const run = (first: number, n: number): Int32Array => Int32Array.from({ length: n }, (_, k) => first + k);
-const setRange = (bits: UsedBits, first: number, n: number): boolean => bits.setRuns(run(first, n), n, kOneRun, 1) === n;
-const clearRange = (bits: UsedBits, first: number, n: number): boolean => bits.clearRuns(run(first, n), n, kOneRun, 1) === n;
+const setRange = (bits: UsedBits, first: number, n: number): boolean => bits.setRuns(Int32Array.of(first), kOneRun, 1, n) === n;
+const clearRange = (bits: UsedBits, first: number, n: number): boolean => bits.clearRuns(Int32Array.of(first), kOneRun, 1, n) === n;
 
 describe('host-pool:used-bits', () => {
   test.prop([kSize, fc.array(kRangeOp, { maxLength: 40, size: 'max' })])('range ops change all or nothing, exactly as a flag per slot', (size, ops) => {
@@ -56,11 +55,12 @@ describe('host-pool:used-bits', () => {
         [toSlots(setPieces), true],
         [toSlots(clearPieces), false],
       ] as const) {
-        const copier = new RunCopier(slots.length);
-        copier.begin();
-        copier.copy(slots, 0, new Int32Array(slots.length), 0, slots.length);
+        const notes = new RunNotes(slots.length);
+        notes.begin();
+        notes.copy(slots, 0, new Int32Array(slots.length), 0, slots.length);
         const n = slots.length;
-        const stop = set ? bits.setRuns(slots, n, copier.starts, copier.runs) : bits.clearRuns(slots, n, copier.starts, copier.runs);
+        const { firsts, starts, runs } = notes;
+        const stop = set ? bits.setRuns(firsts, starts, runs, n) : bits.clearRuns(firsts, starts, runs, n);
         // The model walks the same runs.
         let i = 0;
         while (i < n) {
