@@ -779,7 +779,9 @@ export abstract class BaseAllocator implements PageAllocator {
       const n = indices.length;
       for (let blockStart = 0; blockStart < n; blockStart += ps) {
         const first = indices[blockStart] as number;
-        const blockEnd = blockStart + ps < n ? blockStart + ps : n;
+        // An int32 blockEnd, as in PagedAllocator.freeSegments (a length 2^31 or more, which no pool
+        // holds, reads negative there and refuses the block).
+        const blockEnd = blockStart + ps < n ? blockStart + ps : n | 0;
         if (!this.blockKeepsPage(first, indices[blockEnd - 1] as number, blockEnd - blockStart)) {
           refused = true;
           break;
