@@ -191,6 +191,15 @@ describe('host-pool:slot-pool,free', () => {
     expect(error.slots).toEqual([5, 0, 7, 7]);
   });
 
+  it('more slots than the pool holds are refused whole, naming the extra namings, typed or plain', () => {
+    const p = pool({ sizeTokens: 8, pageSize: 2 }); // 10 slots
+    p.alloc(10);
+    const slots = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 3];
+    expectRejected(p, () => p.free(Int32Array.from(slots)), HostDoubleFreeError, 'Double-free detected: slots not currently allocated: [3].');
+    expectRejected(p, () => p.free(slots), HostDoubleFreeError, 'Double-free detected: slots not currently allocated: [3].');
+    expect(p.free(Int32Array.from(slots.slice(0, 10)))).toBe(10);
+  });
+
   it('a slot given back and still pending is not allocated', () => {
     const p = pool({ sizeTokens: 8, pageSize: 2 });
     p.alloc(4);

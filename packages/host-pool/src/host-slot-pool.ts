@@ -148,11 +148,16 @@ export class HostSlotPool implements HostPool {
       this.pending.push(indices);
       return n;
     }
+    // More slots than the pool holds name one outside it or one twice. Below that bound the count
+    // is an int32: a typed array's length reaches V8 as a 64-bit value, and it made the run loops'
+    // lengths floats, converted back and checked every run (seen in --print-opt-code).
+    if (n > this.size) this.refuseFree(indices, 0);
+    const count = n | 0;
     // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
     if (!(indices instanceof Int32Array)) this.checkSlots(indices);
-    this.pending.stage(indices, this.notes as RunNotes);
+    this.pending.stage(indices, count, this.notes as RunNotes);
     this.markFreed(indices);
-    this.pending.commit(n);
+    this.pending.commit(count);
     if (this.availableSize() > this.size) {
       assert(false, `${this.availableSize()} slots available of ${this.size}: a slot was given back twice`);
     }
@@ -333,7 +338,8 @@ export class HostSlotPool implements HostPool {
    * every such slot.
    */
   protected markFreed(indices: ArrayLike<number>): void {
-    const n = indices.length;
+    // An int32 count: free has refused a call of more slots than the pool holds.
+    const n = indices.length | 0;
     const { firsts, starts, runs } = this.notes as RunNotes;
     const i = (this.slotUsed as UsedBits).clearRuns(firsts, starts, runs, n);
     if (i < n) this.refuseFree(indices, i);

@@ -33,11 +33,10 @@ export class ReleaseList {
   }
 
   /**
-   * Copies `indices` (at least one slot) after the last chunk without recording it yet (see
+   * Copies the `n` slots of `indices` (at least one) after the last chunk without recording it yet (see
    * {@link commit}), noting its runs of consecutive slots in `notes` as it copies.
    */
-  stage(indices: ArrayLike<number>, notes: RunNotes): void {
-    const n = indices.length;
+  stage(indices: ArrayLike<number>, n: number, notes: RunNotes): void {
     if (this.count + n > this.slots.length) this.grow(this.count + n);
     notes.begin();
     notes.copy(indices, 0, this.slots, this.count, n);
