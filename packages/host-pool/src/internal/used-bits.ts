@@ -63,35 +63,10 @@ export class UsedBits {
   }
 
   private flipRuns(firsts: Int32Array, starts: Int32Array, runs: number, n: number, was: number): number {
-    const words = this.words;
-    const size = this.size;
     for (let r = 0; r < runs; r++) {
       const at = starts[r] as number;
       const length = (r + 1 < runs ? (starts[r + 1] as number) : n) - at;
-      const first = firsts[r] as number;
-      const last = first + length - 1;
-      const w0 = first >>> 5;
-      // cross: 0 when the run sits in one word, 1 when it reaches into the next.
-      const cross = (last >>> 5) - w0;
-      if (first < 0 || last >= size || cross > 1) {
-        if (!this.flipRange(first, length, was)) return at;
-        continue;
-      }
-      // A run within two words (every run of up to 33 slots) without a branch on its shape: a
-      // fragmented list hands out thousands of short runs, and a branch on their lengths
-      // mispredicted often. Both words are read before either is written; when the run sits in
-      // one word the second mask is empty.
-      const head = -1 << (first & 31);
-      const tail = (-1 >>> (31 - (last & 31))) | 0;
-      const two = 0 - cross;
-      const m0 = head & (tail | two);
-      const m1 = tail & two;
-      const w1 = w0 + cross;
-      const x0 = words[w0] as number;
-      const x1 = words[w1] as number;
-      if ((((x0 ^ was) & m0) | ((x1 ^ was) & m1)) !== 0) return at;
-      words[w0] = x0 ^ m0;
-      words[w1] = (words[w1] as number) ^ m1;
+      if (!this.flipRange(firsts[r] as number, length, was)) return at;
     }
     return n;
   }
@@ -108,10 +83,21 @@ export class UsedBits {
     const w1 = last >>> 5;
     const head = -1 << (first & 31);
     const tail = (-1 >>> (31 - (last & 31))) | 0;
-    if (w0 === w1) {
-      const m = head & tail;
-      if (((words[w0] as number) & m) !== (was & m)) return false;
-      words[w0] = (words[w0] as number) ^ m;
+    // cross: 0 when the range sits in one word, 1 when it reaches into the next.
+    const cross = w1 - w0;
+    if (cross <= 1) {
+      // Within two words (every range of up to 33 slots), without a branch on the range's shape: a
+      // fragmented list hands out thousands of short runs, and a branch on their lengths
+      // mispredicted often. Both words are read before either is written; in one word the second
+      // mask is empty.
+      const two = 0 - cross;
+      const m0 = head & (tail | two);
+      const m1 = tail & two;
+      const x0 = words[w0] as number;
+      const x1 = words[w1] as number;
+      if ((((x0 ^ was) & m0) | ((x1 ^ was) & m1)) !== 0) return false;
+      words[w0] = x0 ^ m0;
+      words[w1] = (words[w1] as number) ^ m1;
       return true;
     }
     if (((words[w0] as number) & head) !== (was & head) || ((words[w1] as number) & tail) !== (was & tail)) return false;
