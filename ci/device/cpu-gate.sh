@@ -3,7 +3,8 @@
 # gate, one bench file per physical core in parallel (each process pinned to its own core, its
 # two variants taking turns there as always), so a few minutes give the rounds that take this
 # 2-core machine twenty. Usage: bash ci/device/cpu-gate.sh [BUDGET_SECONDS]; results in $OUT:
-# gate-<file>.json per file and gate.log.
+# gate.log and gate-json.tgz, the bench/1 JSON of each file (gate-<file>.json; one archive, since
+# at most 8 files come back from a call).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 OUT="${OUT:-/tmp/devout}"; mkdir -p "$OUT"
@@ -30,5 +31,5 @@ done
 for p in "${pids[@]}"; do wait "$p"; done
 for f in "${files[@]}"; do
   echo "== $f"; grep -v -e '^\[' -e '^\s*$' "/tmp/gate-$f.log" | grep -v '^bench  \|^----' | tail -14
-  cp "/tmp/gate-$f.json" "$OUT/" 2>/dev/null
 done
+(cd /tmp && tar -czf "$OUT/gate-json.tgz" gate-*.json)

@@ -3,6 +3,7 @@
 # the gpu-kernels tests with CI=true (no adapter = failure), then the GPU benches with timestamp
 # queries, their A/A calibration, and a quick CPU A/B gate on that machine's quieter cores.
 # Each step has its own time limit so that a slow one leaves the others their results.
+# SKIP_BENCH=1 stops after the tests, SKIP_CPU=1 before the CPU gate.
 # Results go to $OUT (at most 8 files come back): run.log, adapter.txt, gpu-tests.json,
 # gpu-bench.json, gpu-aa.json, cpu-quick.json.
 set -uo pipefail
@@ -50,6 +51,7 @@ step 'gpu-kernels tests (CI=true)'
   --reporter=default --reporter=json --outputFile.json="$OUT/gpu-tests.json" 2>&1 | tail -25)
 (cd bench && CI=true timeout 120 node_modules/.bin/vitest run src/gpu-kernels 2>&1 | tail -8)
 
+[ "${SKIP_BENCH:-0}" = 1 ] && { step done; exit 0; }
 cd bench
 bench() { timeout "$1" node_modules/.bin/tsx --conditions=source src/cli/bench.ts "${@:2}" 2>&1 | grep -v -e '^\s*$' -e '^\[';  }
 step 'GPU benches (kernels vs CPU, checked vs unchecked free)'
