@@ -3,6 +3,7 @@ import { kSlotEndMax, resolveHostSlotPoolConfig } from './config.js';
 import { HostDoubleAllocError, HostDoubleFreeError } from './errors.js';
 import { HostSlotPoolSnapshot } from './host-slot-pool-snapshot.js';
 import { assert } from './internal/assert.js';
+import { copySlots } from './internal/copy-slots.js';
 import { ReleaseList } from './internal/release-list.js';
 import { RunNotes } from './internal/run-notes.js';
 import { SlotList } from './internal/slot-list.js';
@@ -85,9 +86,9 @@ export class HostSlotPool implements HostPool {
     this.physicalSize = divExact(this.size, this.dcpSize);
     this.logicalSize = this.size;
     this.freeSlots = new SlotList(this.size);
-    this.pending = new ReleaseList(this.size);
-    this.slotUsed = this.checks ? new UsedBits(this.size) : null;
     this.notes = this.checks ? new RunNotes(this.size) : null;
+    this.slotUsed = this.checks ? new UsedBits(this.size, this.notes?.area) : null;
+    this.pending = new ReleaseList(this.size, this.notes?.area?.pending);
     this.clear();
   }
 
@@ -148,10 +149,12 @@ export class HostSlotPool implements HostPool {
       this.pending.push(indices);
       return n;
     }
-    // More slots than the pool holds name one outside it or one twice. Below that bound the count
-    // is an int32: a typed array's length reaches V8 as a 64-bit value, and it made the run loops'
-    // lengths floats, converted back and checked every run (seen in --print-opt-code).
-    if (n > this.size) this.refuseFree(indices, 0);
+    // More slots than are allocated name one that is not, or one twice: refused before the copy,
+    // which then always fits the release list (in a checked pool, where the run scan reads it).
+    // Below that bound the count is an int32: a typed array's length reaches V8 as a 64-bit value,
+    // and it made the run loops' lengths floats, converted back and checked every run (seen in
+    // --print-opt-code).
+    if (n > this.size - this.availableSize()) this.refuseFree(indices, 0);
     const count = n | 0;
     // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
     if (!(indices instanceof Int32Array)) this.checkSlots(indices);
@@ -401,12 +404,16 @@ export class HostSlotPool implements HostPool {
    */
   protected copyEntries(start: number, n: number, out: Int32Array): void {
     const free = this.freeSlots;
-    const notes = this.notes as RunNotes;
     // The range as two contiguous pieces: in the free list, then in the pending chunks.
     const inFree = Math.max(0, Math.min(start + n, free.count) - start);
-    notes.begin();
-    notes.copy(free.buf, free.head + start, out, 0, inFree);
-    notes.copy(this.pending.slots, start + inFree - free.count, out, inFree, n - inFree);
+    const from = free.head + start;
+    const notes = this.notes as RunNotes;
+    // Copied where the scan is fastest, the notes' WebAssembly memory if they have one, then to `out`.
+    const into = notes.area === null ? out : notes.area.scratch;
+    copySlots(free.buf, from, into, 0, inFree);
+    copySlots(this.pending.slots, start + inFree - free.count, into, inFree, n - inFree);
+    if (into !== out) copySlots(into, 0, out, 0, n);
+    notes.scan(into, 0, n);
   }
 
   /** Entry `i` of the free list followed by the pending chunks, without merging them. */

@@ -1,3 +1,4 @@
+import { copySlots } from './copy-slots.js';
 import type { RunNotes } from './run-notes.js';
 
 /**
@@ -18,8 +19,9 @@ export class ReleaseList {
   ends: Int32Array;
   chunkCount = 0;
 
-  constructor(capacity: number) {
-    this.slots = new Int32Array(capacity);
+  /** @param slots - the buffer for the slots, if not a new one of `capacity` (a checked pool's lies in its run notes' WebAssembly memory, where the scan reads it). */
+  constructor(capacity: number, slots?: Int32Array) {
+    this.slots = slots ?? new Int32Array(capacity);
     this.ends = new Int32Array(capacity);
   }
 
@@ -27,19 +29,19 @@ export class ReleaseList {
   push(indices: ArrayLike<number>): void {
     const n = indices.length;
     if (this.count + n > this.slots.length) this.grow(this.count + n);
-    for (let i = 0; i < n; i++) this.slots[this.count + i] = indices[i] as number;
+    copySlots(indices, 0, this.slots, this.count, n);
     this.count += n;
     this.ends[this.chunkCount++] = this.count;
   }
 
   /**
-   * Copies the `n` slots of `indices` (at least one) after the last chunk without recording it yet (see
-   * {@link commit}), noting its runs of consecutive slots in `notes` as it copies.
+   * Copies the `n` slots of `indices` (at least one) after the last chunk without recording it yet
+   * (see {@link commit}), and notes their runs of consecutive slots in `notes`.
    */
   stage(indices: ArrayLike<number>, n: number, notes: RunNotes): void {
     if (this.count + n > this.slots.length) this.grow(this.count + n);
-    notes.begin();
-    notes.copy(indices, 0, this.slots, this.count, n);
+    copySlots(indices, 0, this.slots, this.count, n);
+    notes.scan(this.slots, this.count, n);
   }
 
   /** Records the `n` slots {@link stage} copied as the newest chunk. */

@@ -1,3 +1,5 @@
+import { copySlots } from './copy-slots.js';
+
 /**
  * The host free list: slot ids in one Int32Array, the list being `buf[head, head + count)`,
  * handed out from the front. Runs are taken from anywhere in the list (the contiguous-run
@@ -34,7 +36,7 @@ export class SlotList {
   /** Copies entries `[offset, offset + n)` into `out` and removes them, keeping the order of the rest. */
   takeRange(offset: number, n: number, out: Int32Array): void {
     const start = this.head + offset;
-    for (let i = 0; i < n; i++) out[i] = this.buf[start + i] as number;
+    copySlots(this.buf, start, out, 0, n);
     this.removeRange(offset, n);
   }
 
@@ -60,8 +62,7 @@ export class SlotList {
       this.buf.copyWithin(0, this.head, this.head + this.count);
       this.head = 0;
     }
-    const tail = this.head + this.count;
-    for (let i = 0; i < n; i++) this.buf[tail + i] = src[start + i] as number;
+    copySlots(src, start, this.buf, this.head + this.count, n);
     this.count += n;
   }
 

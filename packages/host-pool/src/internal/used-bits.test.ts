@@ -1,6 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { RunNotes } from './run-notes.js';
+import { kWasmScanMinSlots, WasmRunArea } from './run-scan-wasm.js';
 import { UsedBits } from './used-bits.js';
 
 // The bits against a plain boolean per slot. Sizes straddle word ends (31, 32, 33, 64, 95) so that
@@ -40,6 +41,48 @@ describe('host-pool:used-bits', () => {
     for (let slot = size; slot < 32 * bits.words.length; slot++) expect(((bits.words[slot >>> 5] as number) >>> (slot & 31)) & 1).toBe(0);
   });
 
+  // Pools of 4,096 slots and more keep their words in the run notes' WebAssembly memory, where a run
+  // over more than 32 words checks its middle words four at a time in SIMD and fills them.
+  test.prop([fc.constantFrom(kWasmScanMinSlots, kWasmScanMinSlots + 45), fc.array(kRangeOp, { maxLength: 30, size: 'max' })], { numRuns: 60 })(
+    'long runs in a WebAssembly memory change all or nothing, exactly as a flag per slot',
+    (size, ops) => {
+      const area = WasmRunArea.create(size);
+      expect(area).not.toBeNull();
+      const bits = new UsedBits(size, area);
+      const model = new Uint8Array(size);
+      for (const { set, from, length } of ops) {
+        const first = from % size;
+        const n = 1 + (length % (size - first));
+        const range = model.subarray(first, first + n);
+        const allowed = set ? range.every((v) => v === 0) : range.every((v) => v === 1);
+        expect(set ? setRange(bits, first, n) : clearRange(bits, first, n)).toBe(allowed);
+        if (allowed) model.fill(set ? 1 : 0, first, first + n);
+        expect(flagged(bits).map(Number).join('')).toBe(model.join(''));
+      }
+    },
+  );
+
+  it('a long run in a WebAssembly memory is refused for one wrong slot in any of its middle words, either way', () => {
+    const size = kWasmScanMinSlots;
+    const bits = new UsedBits(size, WasmRunArea.create(size));
+    // Slots [5, 5 + 41 * 32): words 0 (from bit 5) to 41 (to bit 4), 40 middle words: ten steps of four and none left, or fewer.
+    for (const words of [40, 39, 38, 37]) {
+      const n = 32 * words + 32;
+      for (let k = 1; k <= words; k++) {
+        const stray = 32 * k + 17;
+        expect(setRange(bits, stray, 1)).toBe(true);
+        expect(setRange(bits, 5, n)).toBe(false);
+        expect(clearRange(bits, stray, 1)).toBe(true);
+        expect(setRange(bits, 5, n)).toBe(true);
+        expect(clearRange(bits, stray, 1)).toBe(true);
+        expect(clearRange(bits, 5, n)).toBe(false);
+        expect(setRange(bits, stray, 1)).toBe(true);
+        expect(clearRange(bits, 5, n)).toBe(true);
+        expect(bits.words.every((w) => w === 0)).toBe(true);
+      }
+    }
+  });
+
   // Pieces of consecutive slots, one after another (neighbours may join into one run), some
   // reaching outside the pool, some repeating slots of earlier pieces.
   const kPieces = fc.array(fc.record({ first: fc.integer({ min: -2, max: 131 }), length: fc.integer({ min: 1, max: 40 }) }), { maxLength: 8 });
@@ -56,8 +99,7 @@ describe('host-pool:used-bits', () => {
         [toSlots(clearPieces), false],
       ] as const) {
         const notes = new RunNotes(slots.length);
-        notes.begin();
-        notes.copy(slots, 0, new Int32Array(slots.length), 0, slots.length);
+        if (slots.length > 0) notes.scan(slots, 0, slots.length);
         const n = slots.length;
         const { firsts, starts, runs } = notes;
         const stop = set ? bits.setRuns(firsts, starts, runs, n) : bits.clearRuns(firsts, starts, runs, n);
