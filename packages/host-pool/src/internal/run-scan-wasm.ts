@@ -74,6 +74,14 @@ const eqz = [0x45];
 const ctz = [0x68];
 const ret = [0x0f];
 const i32x4AllTrue = [0xfd, 0xa3, 0x01];
+const v128Store = [0xfd, 0x0b, 2, 0];
+const ltS = [0x48];
+const gtS = [0x4a];
+const leU = [0x4d];
+const ltU = [0x49];
+const shrU = [0x76];
+const select = [0x1b];
+const orElse = [0x05];
 
 // Function 1, (func $notes (param $p $from $to $starts $firsts $runs) (result i32)), locals $a $s:
 // slots [from, to) one by one (from ≥ 1: each compared with the slot before it in memory); a
@@ -160,23 +168,101 @@ const sameBody = [
   ...end,
 ];
 
+// Function 3, (func $fill (param $p $count $value)), local $end, $wide (v128): the $count words at
+// byte $p become $value, four a step.
+const fillBody = [
+  ...get(W_WAS), ...i32x4Splat, ...set(W_WIDE),
+  ...get(P), ...get(W_COUNT), ...i32(-4), ...and, ...i32(2), ...shl, ...add, ...set(W_END),
+  ...block, ...loop,
+  ...get(P), ...get(W_END), ...geU, ...brIf(1),
+  ...get(P), ...get(W_WIDE), ...v128Store,
+  ...get(P), ...i32(16), ...add, ...set(P), ...br(0),
+  ...end, ...end,
+  ...get(P), ...get(W_COUNT), ...i32(3), ...and, ...i32(2), ...shl, ...add, ...set(W_END),
+  ...block, ...loop,
+  ...get(P), ...get(W_END), ...geU, ...brIf(1),
+  ...get(P), ...get(W_WAS), ...store,
+  ...get(P), ...i32(4), ...add, ...set(P), ...br(0),
+  ...end, ...end,
+  ...end,
+];
+
+// Function 4, exported as `flip`, (func (param $firsts $starts $runs $n $was $words $size) (result
+// i32)): UsedBits.flipRuns over words at byte $words (the notes at bytes $firsts, $starts): each run
+// [first, first + length) in [0, size) whose bits all equal $was (a word of it: 0 or -1) is flipped
+// by XOR; at the first run that is not, returns its start index; else $n. Within two words both
+// masks are applied without a branch on the run's shape; longer runs check and fill their middle
+// words four at a time ($same, $fill).
+const [F_FIRSTS, F_STARTS, F_RUNS, F_N, F_WAS, F_WORDS, F_SIZE] = [0, 1, 2, 3, 4, 5, 6];
+const [F_R, F_AT, F_LEN, F_FIRST, F_LAST, F_HEAD, F_TAIL, F_CROSS, F_M0, F_M1, F_X0, F_A0, F_A1] = [7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19];
+const refuse = [...get(F_AT), ...ret];
+const flipBody = [
+  ...i32(0), ...set(F_R),
+  ...block, ...loop,
+  ...get(F_R), ...get(F_RUNS), ...geU, ...brIf(1),
+  // at = starts[r]; length = (r + 1 < runs ? starts[r + 1] : n) - at; first = firsts[r]
+  ...get(F_STARTS), ...get(F_R), ...i32(2), ...shl, ...add, ...tee(F_A0), ...load, ...set(F_AT),
+  ...get(F_A0), ...i32(4), ...add, ...load, ...get(F_N), ...get(F_R), ...i32(1), ...add, ...get(F_RUNS), ...ltU, ...select,
+  ...get(F_AT), ...sub, ...set(F_LEN),
+  ...get(F_FIRSTS), ...get(F_R), ...i32(2), ...shl, ...add, ...load, ...set(F_FIRST),
+  // inside the pool: 0 <= first <= size and length <= size - first
+  ...get(F_FIRST), ...i32(0), ...ltS, ...get(F_FIRST), ...get(F_SIZE), ...gtS, ...or,
+  ...get(F_LEN), ...get(F_SIZE), ...get(F_FIRST), ...sub, ...gtS, ...or, ...ifThen, ...refuse, ...end,
+  ...get(F_FIRST), ...get(F_LEN), ...add, ...i32(1), ...sub, ...set(F_LAST),
+  ...i32(-1), ...get(F_FIRST), ...i32(31), ...and, ...shl, ...set(F_HEAD),
+  ...i32(-1), ...i32(31), ...get(F_LAST), ...i32(31), ...and, ...sub, ...shrU, ...set(F_TAIL),
+  ...get(F_LAST), ...i32(5), ...shrU, ...get(F_FIRST), ...i32(5), ...shrU, ...sub, ...set(F_CROSS),
+  ...get(F_WORDS), ...get(F_FIRST), ...i32(5), ...shrU, ...i32(2), ...shl, ...add, ...set(F_A0),
+  ...get(F_A0), ...get(F_CROSS), ...i32(2), ...shl, ...add, ...set(F_A1),
+  ...get(F_CROSS), ...i32(1), ...leU,
+  ...ifThen,
+  // two = -cross; m0 = head & (tail | two); m1 = tail & two
+  ...get(F_HEAD), ...get(F_TAIL), ...i32(0), ...get(F_CROSS), ...sub, ...or, ...and, ...set(F_M0),
+  ...get(F_TAIL), ...i32(0), ...get(F_CROSS), ...sub, ...and, ...set(F_M1),
+  ...get(F_A0), ...load, ...set(F_X0),
+  ...get(F_X0), ...get(F_WAS), ...xor, ...get(F_M0), ...and, ...get(F_A1), ...load, ...get(F_WAS), ...xor, ...get(F_M1), ...and, ...or,
+  ...ifThen, ...refuse, ...end,
+  ...get(F_A0), ...get(F_X0), ...get(F_M0), ...xor, ...store,
+  ...get(F_A1), ...get(F_A1), ...load, ...get(F_M1), ...xor, ...store,
+  ...orElse,
+  ...get(F_A0), ...load, ...get(F_HEAD), ...and, ...get(F_WAS), ...get(F_HEAD), ...and, ...ne, ...ifThen, ...refuse, ...end,
+  ...get(F_A1), ...load, ...get(F_TAIL), ...and, ...get(F_WAS), ...get(F_TAIL), ...and, ...ne, ...ifThen, ...refuse, ...end,
+  ...get(F_A0), ...i32(4), ...add, ...get(F_CROSS), ...i32(1), ...sub, ...get(F_WAS), ...call(2), ...eqz, ...ifThen, ...refuse, ...end,
+  ...get(F_A0), ...i32(4), ...add, ...get(F_CROSS), ...i32(1), ...sub, ...get(F_WAS), ...i32(-1), ...xor, ...call(3),
+  ...get(F_A0), ...get(F_A0), ...load, ...get(F_HEAD), ...xor, ...store,
+  ...get(F_A1), ...get(F_A1), ...load, ...get(F_TAIL), ...xor, ...store,
+  ...end,
+  ...get(F_R), ...i32(1), ...add, ...set(F_R), ...br(0),
+  ...end, ...end,
+  ...get(F_N),
+  ...end,
+];
+
 const body = (locals: [count: number, type: number][], code: number[]): number[] => {
   const bytes = [...vec(locals.map(([count, type]) => [...uleb(count), type])), ...code];
   return [...uleb(bytes.length), ...bytes];
 };
 
-/** The module: imports `m.mem` (a memory of any size), exports `scan` and `same`. */
+/** The module: imports `m.mem` (a memory of any size), exports `scan`, `same` and `flip`. */
 export const kRunScanModuleBytes: Uint8Array = new Uint8Array([
   ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
   ...section(1, vec([
     [0x60, ...vec([[kI32], [kI32], [kI32], [kI32]]), ...vec([[kI32]])],
     [0x60, ...vec([[kI32], [kI32], [kI32], [kI32], [kI32], [kI32]]), ...vec([[kI32]])],
     [0x60, ...vec([[kI32], [kI32], [kI32]]), ...vec([[kI32]])],
+    [0x60, ...vec([[kI32], [kI32], [kI32]]), ...vec([])],
+    [0x60, ...vec([[kI32], [kI32], [kI32], [kI32], [kI32], [kI32], [kI32]]), ...vec([[kI32]])],
   ])),
   ...section(2, vec([[...name('m'), ...name('mem'), 0x02, 0x00, 0x00]])),
-  ...section(3, vec([[0], [1], [2]])),
-  ...section(7, vec([[...name('scan'), 0x00, 0], [...name('same'), 0x00, 2]])),
-  ...section(10, vec([body([[5, kI32], [1, kV128]], scanBody), body([[2, kI32]], notesBody), body([[1, kI32], [1, kV128]], sameBody)])),
+  ...section(3, vec([[0], [1], [2], [3], [4]])),
+  ...section(7, vec([[...name('scan'), 0x00, 0], [...name('same'), 0x00, 2], [...name('flip'), 0x00, 4]])),
+  ...section(10, vec([
+    body([[5, kI32], [1, kV128]], scanBody),
+    body([[2, kI32]], notesBody),
+    body([[1, kI32], [1, kV128]], sameBody),
+    body([[1, kI32], [1, kV128]], fillBody),
+    body([[13, kI32]], flipBody),
+  ])),
 ]);
 
 // ---- the area --------------------------------------------------------------------------------
@@ -188,6 +274,7 @@ export const kWasmScanMaxSlots = 2 ** 28 - 2 ** 24;
 
 type ScanFn = (p: number, n: number, starts: number, firsts: number) => number;
 type SameFn = (p: number, count: number, was: number) => number;
+type FlipFn = (firsts: number, starts: number, runs: number, n: number, was: number, words: number, size: number) => number;
 
 // The part of the WebAssembly API used here (the packages build without the DOM or Node typings).
 interface WasmModule {
@@ -226,6 +313,8 @@ export class WasmRunArea {
   readonly scanAt: ScanFn;
   /** 1 when the `count` words at byte `p` of the memory all equal `was`, else 0. */
   readonly sameAt: SameFn;
+  /** `UsedBits.flipRuns` over the words at byte `words` (the notes at bytes `firsts`, `starts`, in this memory). */
+  readonly flipAt: FlipFn;
 
   private constructor(api: WasmApi, module: WasmModule, capacity: number) {
     const wordCount = (capacity + 31) >>> 5;
@@ -239,6 +328,7 @@ export class WasmRunArea {
     this.words = new Int32Array(this.buffer, 16 * capacity, wordCount);
     this.scanAt = instance.exports['scan'] as ScanFn;
     this.sameAt = instance.exports['same'] as SameFn;
+    this.flipAt = instance.exports['flip'] as FlipFn;
   }
 
   /** An area for calls of up to `capacity` slots, or null: a small or huge capacity, no SIMD, or a memory the engine refused. */

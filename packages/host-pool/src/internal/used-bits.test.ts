@@ -23,6 +23,16 @@ const kOneRun = Int32Array.of(0);
 const setRange = (bits: UsedBits, first: number, n: number): boolean => bits.setRuns(Int32Array.of(first), kOneRun, 1, n) === n;
 const clearRange = (bits: UsedBits, first: number, n: number): boolean => bits.clearRuns(Int32Array.of(first), kOneRun, 1, n) === n;
 
+// The same, with the run noted in a WebAssembly memory's notes (the words there too): the whole
+// flip runs in WebAssembly.
+const runIn = (area: WasmRunArea, first: number): [Int32Array, Int32Array] => {
+  area.firsts[0] = first;
+  area.starts[0] = 0;
+  return [area.firsts, area.starts];
+};
+const setRangeIn = (bits: UsedBits, area: WasmRunArea, first: number, n: number): boolean => bits.setRuns(...runIn(area, first), 1, n) === n;
+const clearRangeIn = (bits: UsedBits, area: WasmRunArea, first: number, n: number): boolean => bits.clearRuns(...runIn(area, first), 1, n) === n;
+
 describe('host-pool:used-bits', () => {
   test.prop([kSize, fc.array(kRangeOp, { maxLength: 40, size: 'max' })])('range ops change all or nothing, exactly as a flag per slot', (size, ops) => {
     const bits = new UsedBits(size);
@@ -46,16 +56,19 @@ describe('host-pool:used-bits', () => {
   test.prop([fc.constantFrom(kWasmScanMinSlots, kWasmScanMinSlots + 45), fc.array(kRangeOp, { maxLength: 30, size: 'max' })], { numRuns: 60 })(
     'long runs in a WebAssembly memory change all or nothing, exactly as a flag per slot',
     (size, ops) => {
-      const area = WasmRunArea.create(size);
+      const area = WasmRunArea.create(size) as WasmRunArea;
       expect(area).not.toBeNull();
       const bits = new UsedBits(size, area);
       const model = new Uint8Array(size);
-      for (const { set, from, length } of ops) {
+      for (const [k, { set, from, length }] of ops.entries()) {
         const first = from % size;
         const n = 1 + (length % (size - first));
         const range = model.subarray(first, first + n);
         const allowed = set ? range.every((v) => v === 0) : range.every((v) => v === 1);
-        expect(set ? setRange(bits, first, n) : clearRange(bits, first, n)).toBe(allowed);
+        // Notes outside the memory (JavaScript's loop, WebAssembly's middle-word check) and inside (all in WebAssembly), by turns.
+        const inWasm = k % 2 === 1;
+        const done = set ? (inWasm ? setRangeIn(bits, area, first, n) : setRange(bits, first, n)) : inWasm ? clearRangeIn(bits, area, first, n) : clearRange(bits, first, n);
+        expect(done).toBe(allowed);
         if (allowed) model.fill(set ? 1 : 0, first, first + n);
         expect(flagged(bits).map(Number).join('')).toBe(model.join(''));
       }
@@ -64,21 +77,27 @@ describe('host-pool:used-bits', () => {
 
   it('a long run in a WebAssembly memory is refused for one wrong slot in any of its middle words, either way', () => {
     const size = kWasmScanMinSlots;
-    const bits = new UsedBits(size, WasmRunArea.create(size));
-    // Slots [5, 5 + 41 * 32): words 0 (from bit 5) to 41 (to bit 4), 40 middle words: ten steps of four and none left, or fewer.
-    for (const words of [40, 39, 38, 37]) {
-      const n = 32 * words + 32;
-      for (let k = 1; k <= words; k++) {
-        const stray = 32 * k + 17;
-        expect(setRange(bits, stray, 1)).toBe(true);
-        expect(setRange(bits, 5, n)).toBe(false);
-        expect(clearRange(bits, stray, 1)).toBe(true);
-        expect(setRange(bits, 5, n)).toBe(true);
-        expect(clearRange(bits, stray, 1)).toBe(true);
-        expect(clearRange(bits, 5, n)).toBe(false);
-        expect(setRange(bits, stray, 1)).toBe(true);
-        expect(clearRange(bits, 5, n)).toBe(true);
-        expect(bits.words.every((w) => w === 0)).toBe(true);
+    const area = WasmRunArea.create(size) as WasmRunArea;
+    const bits = new UsedBits(size, area);
+    // Slots [5, 5 + (words + 1) * 32): words 0 (from bit 5) to words + 1 (to bit 4): ten steps of
+    // four middle words and none left, or fewer; the notes outside the memory, then inside it.
+    for (const inWasm of [false, true]) {
+      const set = (first: number, n: number): boolean => (inWasm ? setRangeIn(bits, area, first, n) : setRange(bits, first, n));
+      const clear = (first: number, n: number): boolean => (inWasm ? clearRangeIn(bits, area, first, n) : clearRange(bits, first, n));
+      for (const words of [40, 39, 38, 37]) {
+        const n = 32 * words + 32;
+        for (let k = 1; k <= words; k++) {
+          const stray = 32 * k + 17;
+          expect(set(stray, 1)).toBe(true);
+          expect(set(5, n)).toBe(false);
+          expect(clear(stray, 1)).toBe(true);
+          expect(set(5, n)).toBe(true);
+          expect(clear(stray, 1)).toBe(true);
+          expect(clear(5, n)).toBe(false);
+          expect(set(stray, 1)).toBe(true);
+          expect(clear(5, n)).toBe(true);
+          expect(bits.words.every((w) => w === 0)).toBe(true);
+        }
       }
     }
   });
@@ -87,10 +106,19 @@ describe('host-pool:used-bits', () => {
   // reaching outside the pool, some repeating slots of earlier pieces.
   const kPieces = fc.array(fc.record({ first: fc.integer({ min: -2, max: 131 }), length: fc.integer({ min: 1, max: 40 }) }), { maxLength: 8 });
 
-  test.prop([kSize, kPieces, kPieces])(
+  // In a large pool the pieces are longer, and the notes and words share a WebAssembly memory: the
+  // scan and the flips run there.
+  const kLargePieces = fc.array(fc.record({ first: fc.integer({ min: -2, max: kWasmScanMinSlots + 3 }), length: fc.integer({ min: 1, max: 500 }) }), { maxLength: 8 });
+  const kCase = fc.oneof(
+    fc.record({ size: kSize, setPieces: kPieces, clearPieces: kPieces }),
+    fc.record({ size: fc.constantFrom(kWasmScanMinSlots, kWasmScanMinSlots + 45), setPieces: kLargePieces, clearPieces: kLargePieces }),
+  );
+
+  test.prop([kCase])(
     'setRuns / clearRuns stop at the first run that meets a bad slot, every run before it done',
-    (size, setPieces, clearPieces) => {
-      const bits = new UsedBits(size);
+    ({ size, setPieces, clearPieces }) => {
+      const notes = new RunNotes(Math.max(size, 8 * 40));
+      const bits = new UsedBits(size, notes.area);
       const model: boolean[] = new Array<boolean>(size).fill(false);
       const toSlots = (pieces: { first: number; length: number }[]): Int32Array =>
         Int32Array.from(pieces.flatMap(({ first, length }) => Array.from({ length }, (_, k) => Math.min(first, size + 1) + k)));
@@ -98,8 +126,10 @@ describe('host-pool:used-bits', () => {
         [toSlots(setPieces), true],
         [toSlots(clearPieces), false],
       ] as const) {
-        const notes = new RunNotes(slots.length);
-        if (slots.length > 0) notes.scan(slots, 0, slots.length);
+        const buffer = notes.area?.pending ?? new Int32Array(slots.length);
+        buffer.set(slots, 0);
+        notes.runs = 0;
+        if (slots.length > 0) notes.scan(buffer, 0, slots.length);
         const n = slots.length;
         const { firsts, starts, runs } = notes;
         const stop = set ? bits.setRuns(firsts, starts, runs, n) : bits.clearRuns(firsts, starts, runs, n);
@@ -115,7 +145,7 @@ describe('host-pool:used-bits', () => {
           i = j;
         }
         expect(stop).toBe(i);
-        expect(flagged(bits)).toEqual(model);
+        expect(flagged(bits).map(Number).join('')).toBe(model.map(Number).join(''));
       }
     },
   );
