@@ -1,6 +1,9 @@
 /**
- * The run scan of {@link RunNotes} as a WebAssembly function with 128-bit SIMD: sixteen slots a
- * step, each compared with the one before it in a lane, a branch per run opened.
+ * The checks' per-slot work for a large host pool, as a WebAssembly module with 128-bit SIMD:
+ * `scan` notes the runs of consecutive slots of a call ({@link RunNotes}), sixteen slots a step,
+ * each compared with the one before it in a lane, a branch per run opened; `flip` checks and flips
+ * the `slot_used` flags of all the call's runs ({@link UsedBits}), a long run's middle words four at
+ * a time.
  *
  * Why: a checked free must read every slot it is given (an array from outside proves nothing), and
  * in JavaScript that read costs 0.7–1.0 ns a slot (V8 checks a typed array's map and bounds at each
@@ -8,10 +11,10 @@
  * slot, so a JavaScript scan was 13–15% of an alloc/free cycle on a fresh pool; in SIMD a step of
  * sixteen slots that continue one run costs about what four did in JavaScript.
  *
- * The scan reads and writes one `WebAssembly.Memory` of its own ({@link WasmRunArea}): the slots
+ * Both read and write one `WebAssembly.Memory` of the pool's own ({@link WasmRunArea}): the slots
  * scanned must be in it (the checked pool keeps its release list there, and copies a first-fit
- * hand-out there), and the notes are written there. Written here byte by byte, the module is small
- * enough to read against its text below.
+ * hand-out there), and so are the notes and the flag words. Written here byte by byte, the module
+ * is small enough to read against its text below.
  *
  * @internal
  */
@@ -144,7 +147,7 @@ const scanBody = [
   ...end,
 ];
 
-// Function 2, exported as `same`, (func (param $p $count $was) (result i32)), locals $end and
+// Function 2, (func $same (param $p $count $was) (result i32)), locals $end and
 // $wide (v128): 1 when the $count int32 words at byte $p all equal $was, else 0. Four words a
 // step (one compare of the four lanes), the rest one by one: the middle of a long run's flags.
 const [W_COUNT, W_WAS, W_END, W_WIDE] = [1, 2, 3, 4];
@@ -243,7 +246,7 @@ const body = (locals: [count: number, type: number][], code: number[]): number[]
   return [...uleb(bytes.length), ...bytes];
 };
 
-/** The module: imports `m.mem` (a memory of any size), exports `scan`, `same` and `flip`. */
+/** The module: imports `m.mem` (a memory of any size), exports `scan` and `flip`. */
 export const kRunScanModuleBytes: Uint8Array = new Uint8Array([
   ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
   ...section(1, vec([
@@ -255,7 +258,7 @@ export const kRunScanModuleBytes: Uint8Array = new Uint8Array([
   ])),
   ...section(2, vec([[...name('m'), ...name('mem'), 0x02, 0x00, 0x00]])),
   ...section(3, vec([[0], [1], [2], [3], [4]])),
-  ...section(7, vec([[...name('scan'), 0x00, 0], [...name('same'), 0x00, 2], [...name('flip'), 0x00, 4]])),
+  ...section(7, vec([[...name('scan'), 0x00, 0], [...name('flip'), 0x00, 4]])),
   ...section(10, vec([
     body([[5, kI32], [1, kV128]], scanBody),
     body([[2, kI32]], notesBody),
@@ -273,7 +276,6 @@ export const kWasmScanMinSlots = 4096;
 export const kWasmScanMaxSlots = 2 ** 28 - 2 ** 24;
 
 type ScanFn = (p: number, n: number, starts: number, firsts: number) => number;
-type SameFn = (p: number, count: number, was: number) => number;
 type FlipFn = (firsts: number, starts: number, runs: number, n: number, was: number, words: number, size: number) => number;
 
 // The part of the WebAssembly API used here (the packages build without the DOM or Node typings).
@@ -311,8 +313,6 @@ export class WasmRunArea {
   readonly words: Int32Array;
   /** Notes the runs of `n ≥ 1` slots at byte `p` of the memory into `starts` / `firsts`; returns the run count. */
   readonly scanAt: ScanFn;
-  /** 1 when the `count` words at byte `p` of the memory all equal `was`, else 0. */
-  readonly sameAt: SameFn;
   /** `UsedBits.flipRuns` over the words at byte `words` (the notes at bytes `firsts`, `starts`, in this memory). */
   readonly flipAt: FlipFn;
 
@@ -327,7 +327,6 @@ export class WasmRunArea {
     this.firsts = new Int32Array(this.buffer, 12 * capacity, capacity);
     this.words = new Int32Array(this.buffer, 16 * capacity, wordCount);
     this.scanAt = instance.exports['scan'] as ScanFn;
-    this.sameAt = instance.exports['same'] as SameFn;
     this.flipAt = instance.exports['flip'] as FlipFn;
   }
 

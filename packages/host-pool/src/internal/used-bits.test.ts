@@ -51,8 +51,8 @@ describe('host-pool:used-bits', () => {
     for (let slot = size; slot < 32 * bits.words.length; slot++) expect(((bits.words[slot >>> 5] as number) >>> (slot & 31)) & 1).toBe(0);
   });
 
-  // Pools of 4,096 slots and more keep their words in the run notes' WebAssembly memory, where a run
-  // over more than 32 words checks its middle words four at a time in SIMD and fills them.
+  // Pools of 4,096 slots and more keep their words in the run notes' WebAssembly memory: with the
+  // notes there too, the flips run in WebAssembly (a long run's middle words four at a time).
   test.prop([fc.constantFrom(kWasmScanMinSlots, kWasmScanMinSlots + 45), fc.array(kRangeOp, { maxLength: 30, size: 'max' })], { numRuns: 60 })(
     'long runs in a WebAssembly memory change all or nothing, exactly as a flag per slot',
     (size, ops) => {
@@ -65,7 +65,7 @@ describe('host-pool:used-bits', () => {
         const n = 1 + (length % (size - first));
         const range = model.subarray(first, first + n);
         const allowed = set ? range.every((v) => v === 0) : range.every((v) => v === 1);
-        // Notes outside the memory (JavaScript's loop, WebAssembly's middle-word check) and inside (all in WebAssembly), by turns.
+        // Notes outside the memory (the JavaScript loop) and inside it (the WebAssembly function), by turns.
         const inWasm = k % 2 === 1;
         const done = set ? (inWasm ? setRangeIn(bits, area, first, n) : setRange(bits, first, n)) : inWasm ? clearRangeIn(bits, area, first, n) : clearRange(bits, first, n);
         expect(done).toBe(allowed);

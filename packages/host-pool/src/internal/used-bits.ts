@@ -3,8 +3,6 @@ import type { WasmRunArea } from './run-scan-wasm.js';
 /** A word of slots all flagged, or all not. */
 const kFlagged = -1;
 const kUnflagged = 0;
-/** Runs reaching over more words than this check and flip their middle in bulk (where the words lie in a WebAssembly memory). */
-const kBulkWords = 32;
 
 /**
  * The engine's `slot_used` flags as one bit per slot: bit `s & 31` of `words[s >>> 5]` is set
@@ -23,7 +21,7 @@ const kBulkWords = 32;
  */
 export class UsedBits {
   readonly words: Int32Array;
-  // area: the WebAssembly memory the words lie in, whose SIMD compare checks a long run's middle words; null for none.
+  // area: the WebAssembly memory the words lie in, whose flip function does flipRuns' work when the notes lie there too; null for none.
   private readonly area: WasmRunArea | null;
 
   /** @param area - a memory to keep the words in (its `words`, for `size` slots), or null for words of their own. */
@@ -117,15 +115,8 @@ export class UsedBits {
       return true;
     }
     if (((words[w0] as number) & head) !== (was & head) || ((words[w1] as number) & tail) !== (was & tail)) return false;
-    // A long run's middle words in bulk: a compare of four a step (WebAssembly SIMD) and a fill
-    // (a JavaScript loop cost ~0.7 ns a word each way: 1–2% of a fresh pool's alloc/free cycle).
-    if (cross > kBulkWords && this.area !== null) {
-      if (this.area.sameAt(words.byteOffset + 4 * (w0 + 1), cross - 1, was) === 0) return false;
-      words.fill(~was, w0 + 1, w1);
-    } else {
-      for (let w = w0 + 1; w < w1; w++) if (words[w] !== was) return false;
-      for (let w = w0 + 1; w < w1; w++) words[w] = ~was;
-    }
+    for (let w = w0 + 1; w < w1; w++) if (words[w] !== was) return false;
+    for (let w = w0 + 1; w < w1; w++) words[w] = ~was;
     words[w0] = (words[w0] as number) ^ head;
     words[w1] = (words[w1] as number) ^ tail;
     return true;
