@@ -33,10 +33,11 @@ import type { HostPool, HostSlotPoolConfig, HostSlotPoolInspection, ResolvedHost
  * by overriding one of them (the sizing rule, the run search, the used check on alloc or on free).
  *
  * The `slot_used` flags are a bit per slot (`UsedBits`), checked and flipped a run of consecutive
- * slots at a time, a word (32 slots) per operation. The runs are noted (`RunNotes`) in loops that
- * read every slot anyway: free's copy into the release list, a first-fit hand-out's copy out of the
- * lists; a run the search found needs no noting, the search having compared each of its entries
- * with the one before. A refused call puts back the marks it made before it throws.
+ * slots at a time, a word (32 slots) per operation. The runs are found (`RunNotes`) by a scan of the
+ * call's copy: free's copy into the release list, a first-fit hand-out's copy out of the lists; a
+ * run the search found needs no scan, the search having compared each of its entries with the one
+ * before. In a pool of 4,096 slots and more the scan and the flips are WebAssembly
+ * (`run-scan-wasm.ts`). A refused call puts back the marks it made before it throws.
  */
 export class HostSlotPool implements HostPool {
   readonly config: ResolvedHostSlotPoolConfig;
@@ -295,8 +296,7 @@ export class HostSlotPool implements HostPool {
    *
    * The run it found is recorded in {@link HostSlotPool.provenRun}: the checks flag it as one run
    * (each entry was compared with the one before), where a first-fit hand-out is copied out and
-   * its runs noted slot by slot. An override that does not record its run gets the slot-by-slot
-   * noting.
+   * its copy scanned for runs. An override that does not record its run gets the scan.
    */
   protected findRunStart(n: number, listLength: number): number {
     const ps = this.pageSize;
@@ -335,13 +335,13 @@ export class HostSlotPool implements HostPool {
   }
 
   /**
-   * Checks on: every naming goes from used to unused, run by run as the copy noted them; a slot
+   * Checks on: every naming goes from used to unused, run by run as the scan noted them; a slot
    * named twice meets its own mark and is freed twice. A slot outside the pool, unused or named
    * twice puts back the marks made so far; then `SlotRangeError` or `HostDoubleFreeError` names
    * every such slot.
    */
   protected markFreed(indices: ArrayLike<number>): void {
-    // An int32 count: free has refused a call of more slots than the pool holds.
+    // An int32 count: free has refused a call of more slots than are allocated.
     const n = indices.length | 0;
     const { firsts, starts, runs } = this.notes as RunNotes;
     const i = (this.slotUsed as UsedBits).clearRuns(firsts, starts, runs, n);
@@ -386,7 +386,7 @@ export class HostSlotPool implements HostPool {
   /**
    * Checks on: flags the hand-out of entries `[start, start + n)` of the free list followed by the
    * pending chunks, the lists unchanged. A run the search found is one run; any other hand-out is
-   * first copied into `out`, its runs noted in the copy.
+   * first copied into `out` and its copy scanned for runs.
    *
    * @returns whether `out` holds the slots now.
    */
@@ -400,7 +400,7 @@ export class HostSlotPool implements HostPool {
 
   /**
    * Checks on: entries `[start, start + n)` of the free list followed by the pending chunks into
-   * `out`, without merging them, noting their runs.
+   * `out`, without merging them, and notes their runs.
    */
   protected copyEntries(start: number, n: number, out: Int32Array): void {
     const free = this.freeSlots;

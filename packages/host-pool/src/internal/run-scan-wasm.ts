@@ -147,48 +147,33 @@ const scanBody = [
   ...end,
 ];
 
-// Function 2, (func $same (param $p $count $was) (result i32)), locals $end and
-// $wide (v128): 1 when the $count int32 words at byte $p all equal $was, else 0. Four words a
-// step (one compare of the four lanes), the rest one by one: the middle of a long run's flags.
+// The $count words at byte $p (params of $same and $fill, with $was the value and locals $end and
+// $wide, $was in every lane): `wide` on four words a step, then `one` on each word left, $p moving on.
 const [W_COUNT, W_WAS, W_END, W_WIDE] = [1, 2, 3, 4];
+const wordSteps = (mask: number, step: number, body: number[]): number[] => [
+  // end = p + 4 * (count & mask)
+  ...get(P), ...get(W_COUNT), ...i32(mask), ...and, ...i32(2), ...shl, ...add, ...set(W_END),
+  ...block, ...loop,
+  ...get(P), ...get(W_END), ...geU, ...brIf(1),
+  ...body,
+  ...get(P), ...i32(step), ...add, ...set(P), ...br(0),
+  ...end, ...end,
+];
+const overWords = (wide: number[], one: number[]): number[] => [...get(W_WAS), ...i32x4Splat, ...set(W_WIDE), ...wordSteps(-4, 16, wide), ...wordSteps(3, 4, one)];
+
+// Function 2, (func $same (param $p $count $was) (result i32)): 1 when the $count words at byte $p
+// all equal $was, else 0: the middle of a long run's flags.
 const sameBody = [
-  ...get(W_WAS), ...i32x4Splat, ...set(W_WIDE),
-  // end = p + 4 * (count & ~3)
-  ...get(P), ...get(W_COUNT), ...i32(-4), ...and, ...i32(2), ...shl, ...add, ...set(W_END),
-  ...block, ...loop,
-  ...get(P), ...get(W_END), ...geU, ...brIf(1),
-  ...get(P), ...v128Load(0), ...get(W_WIDE), ...i32x4Eq, ...i32x4AllTrue, ...eqz, ...ifThen, ...i32(0), ...ret, ...end,
-  ...get(P), ...i32(16), ...add, ...set(P), ...br(0),
-  ...end, ...end,
-  // end = p + 4 * (count & 3)
-  ...get(P), ...get(W_COUNT), ...i32(3), ...and, ...i32(2), ...shl, ...add, ...set(W_END),
-  ...block, ...loop,
-  ...get(P), ...get(W_END), ...geU, ...brIf(1),
-  ...get(P), ...load, ...get(W_WAS), ...ne, ...ifThen, ...i32(0), ...ret, ...end,
-  ...get(P), ...i32(4), ...add, ...set(P), ...br(0),
-  ...end, ...end,
+  ...overWords(
+    [...get(P), ...v128Load(0), ...get(W_WIDE), ...i32x4Eq, ...i32x4AllTrue, ...eqz, ...ifThen, ...i32(0), ...ret, ...end],
+    [...get(P), ...load, ...get(W_WAS), ...ne, ...ifThen, ...i32(0), ...ret, ...end],
+  ),
   ...i32(1),
   ...end,
 ];
 
-// Function 3, (func $fill (param $p $count $value)), local $end, $wide (v128): the $count words at
-// byte $p become $value, four a step.
-const fillBody = [
-  ...get(W_WAS), ...i32x4Splat, ...set(W_WIDE),
-  ...get(P), ...get(W_COUNT), ...i32(-4), ...and, ...i32(2), ...shl, ...add, ...set(W_END),
-  ...block, ...loop,
-  ...get(P), ...get(W_END), ...geU, ...brIf(1),
-  ...get(P), ...get(W_WIDE), ...v128Store,
-  ...get(P), ...i32(16), ...add, ...set(P), ...br(0),
-  ...end, ...end,
-  ...get(P), ...get(W_COUNT), ...i32(3), ...and, ...i32(2), ...shl, ...add, ...set(W_END),
-  ...block, ...loop,
-  ...get(P), ...get(W_END), ...geU, ...brIf(1),
-  ...get(P), ...get(W_WAS), ...store,
-  ...get(P), ...i32(4), ...add, ...set(P), ...br(0),
-  ...end, ...end,
-  ...end,
-];
+// Function 3, (func $fill (param $p $count $value)): the $count words at byte $p become $value.
+const fillBody = [...overWords([...get(P), ...get(W_WIDE), ...v128Store], [...get(P), ...get(W_WAS), ...store]), ...end];
 
 // Function 4, exported as `flip`, (func (param $firsts $starts $runs $n $was $words $size) (result
 // i32)): UsedBits.flipRuns over words at byte $words (the notes at bytes $firsts, $starts): each run
