@@ -125,6 +125,20 @@ describe('host-pool:slot-pool,alloc', () => {
     expect(list(p.inspect().free)).toEqual([6, 7]);
   });
 
+  it('finds a run that starts in the free list and goes on in the pending chunks', () => {
+    const p = pool({ sizeTokens: 10, pageSize: 2 });
+    p.alloc(12);
+    p.free([8, 9, 10, 11, 2, 3]);
+    expect(list(p.alloc(2))).toEqual([8, 9]); // free list [10, 11, 2, 3]
+    p.free([4, 5, 6, 7]);
+    p.free([0, 1]);
+    // Short for 6: [10, 11, 2, 3] then the pending [4, 5, 6, 7], [0, 1] hold the run [2 … 7] across
+    // the two (first fit would take [10, 11, 2, 3, 4, 5]).
+    expect(list(p.alloc(6))).toEqual([2, 3, 4, 5, 6, 7]);
+    expect(list(p.inspect().free)).toEqual([10, 11, 0, 1]);
+    p.verifyInvariants();
+  });
+
   it('null leaves the free list and the pending chunks as they were (no merge)', () => {
     const p = pool({ sizeTokens: 7, pageSize: 1 });
     p.alloc(6);

@@ -71,6 +71,10 @@ export class HostSlotPool implements HostPool {
   // the one before; −1 when it found none (alloc resets it before the search, so an override's result
   // never passes for a proven run).
   protected provenRun = -1;
+  // The run search's state between the free list and the pending chunks: where the current run
+  // starts in the list (−1 for none) and the entry before.
+  private searchRunStart = -1;
+  private searchPrev = -2;
 
   /** @throws ConfigError naming the bad value (see {@link resolveHostSlotPoolConfig}). */
   constructor(config: HostSlotPoolConfig) {
@@ -112,18 +116,14 @@ export class HostSlotPool implements HostPool {
    *   already allocated, before anything changes.
    */
   alloc(n: number): Int32Array | null {
-    if (!Number.isInteger(n) || n < 0) throw new ArgumentError(`alloc size ${String(n)} is not a non-negative integer`);
-    if (n % this.pageSize !== 0) {
-      throw new ArgumentError(`The requested size should be a multiple of the page size. Got alloc size ${n}, page size ${this.pageSize}.`);
-    }
+    if (!Number.isInteger(n) || n < 0 || n % this.pageSize !== 0) this.refuseAllocSize(n);
     if (n === 0) return new Int32Array(0);
     if (n > this.availableSize()) return null;
     const merge = n > this.freeSlots.count;
     const listLength = merge ? this.availableSize() : this.freeSlots.count;
     this.provenRun = -1;
     const start = this.findRunStart(n, listLength);
-    assert(Number.isInteger(start), `run start ${start} is not an integer`);
-    assert(start >= 0 && start + n <= listLength, `run [${start}, ${start + n}) lies outside the list of ${listLength}`);
+    if (!(Number.isInteger(start) && start >= 0 && start + n <= listLength)) this.refuseRunStart(start, n, listLength);
     const out = new Int32Array(n);
     // Checks on, the slots are flagged before the lists change (and may be copied out then).
     const copied = this.checks === true && this.flagHandOut(start, n, out);
@@ -299,28 +299,47 @@ export class HostSlotPool implements HostPool {
    * its copy scanned for runs. An override that does not record its run gets the scan.
    */
   protected findRunStart(n: number, listLength: number): number {
+    const free = this.freeSlots;
+    // listLength is the free list's length, or more when the pending chunks join it.
+    const inFree = free.count;
+    this.searchRunStart = -1;
+    this.searchPrev = -2;
+    let start = this.searchRuns(free.buf, free.head, inFree, 0, n);
+    if (start < 0 && listLength > inFree) start = this.searchRuns(this.pending.slots, 0, listLength - inFree, inFree, n);
+    if (start < 0) return 0;
+    this.provenRun = start;
+    return start;
+  }
+
+  /**
+   * The run search over one piece of the list, `buf[from, from + count)`, whose first entry is
+   * list entry `offset`; the search's state on entry and exit is in `searchRunStart` / `searchPrev`.
+   * The two pieces are searched apart, each reading its own array: one loop over `listEntry` (a
+   * branch and a second array per entry) made the unchecked alloc/free cycle slower by a fourth
+   * (bench at page 1: fresh pool 356 µs against 278, fragmented 3.03 ms against 2.35).
+   *
+   * @returns the list offset of the run of `n`, or −1 when the piece ends first.
+   */
+  private searchRuns(buf: Int32Array, from: number, count: number, offset: number, n: number): number {
     const ps = this.pageSize;
-    let runStart = -1;
-    let prev = -2;
-    for (let i = 0; i < listLength; i++) {
-      const slot = this.listEntry(i);
+    let runStart = this.searchRunStart;
+    let prev = this.searchPrev;
+    for (let j = 0; j < count; j++) {
+      const slot = buf[from + j] as number;
+      const i = offset + j;
       if (runStart >= 0 && slot === prev + 1) {
         prev = slot;
-        if (i - runStart + 1 === n) {
-          this.provenRun = runStart;
-          return runStart;
-        }
+        if (i - runStart + 1 === n) return runStart;
         continue;
       }
       // A run starts only at a whole page: a page boundary of the list holding a page-aligned slot.
       runStart = i % ps === 0 && slot % ps === 0 ? i : -1;
       prev = slot;
-      if (runStart >= 0 && n === 1) {
-        this.provenRun = runStart;
-        return runStart;
-      }
+      if (runStart >= 0 && n === 1) return runStart;
     }
-    return 0;
+    this.searchRunStart = runStart;
+    this.searchPrev = prev;
+    return -1;
   }
 
   /**
@@ -349,6 +368,22 @@ export class HostSlotPool implements HostPool {
   }
 
   // ---- slow paths ----------------------------------------------------------------------------
+  // Out of line, so that the messages' template literals do not count against the bytecode V8
+  // inlines into alloc: with them inline, the checked alloc's larger call tree left the run search
+  // out of line in the checked variant only (see allocator-core's internal/argument-refusals.ts).
+
+  /** The ArgumentError for an `alloc` size that is negative, not an integer or not a page multiple. */
+  private refuseAllocSize(n: number): never {
+    if (!Number.isInteger(n) || n < 0) throw new ArgumentError(`alloc size ${String(n)} is not a non-negative integer`);
+    throw new ArgumentError(`The requested size should be a multiple of the page size. Got alloc size ${n}, page size ${this.pageSize}.`);
+  }
+
+  /** The run search (or an override of it) answered a start outside the list. */
+  private refuseRunStart(start: number, n: number, listLength: number): never {
+    assert(Number.isInteger(start), `run start ${start} is not an integer`);
+    assert(false, `run [${start}, ${start + n}) lies outside the list of ${listLength}`);
+  }
+
 
   /** A refused hand-out: entries `[start, marked)` go back to unused; every bad entry is named. */
   private refuseHandOut(start: number, marked: number, n: number): never {

@@ -12,9 +12,9 @@ import { WasmRunArea } from './run-scan-wasm.js';
  * entry ({@link RunNotes.noteOneRun}).
  *
  * Why a scan of its own: the copies are `TypedArray.set` (a memcpy, ~0.06 ns a slot), which a
- * copy loop noting as it goes (1.0–2.0 ns a slot) cannot match. Slots in the notes' WebAssembly
- * memory ({@link RunNotes.area}: pools of 4,096 slots and more) are scanned in SIMD, sixteen a step
- * (`run-scan-wasm.ts`); others in JavaScript, four a step.
+ * copy loop noting as it goes (1.0–2.0 ns a slot) cannot match. Slots in the release list or the
+ * scratch array of the notes' WebAssembly memory ({@link RunNotes.area}: pools of 4,096 slots and
+ * more) are scanned in SIMD, sixteen a step (`run-scan-wasm.ts`); others in JavaScript, four a step.
  *
  * Runs are counted in int32 arithmetic: 2^31 − 1 runs on into −2^31. Such a run holds −2^31, a
  * slot outside every pool, so the flags refuse it whole, as they must.
@@ -50,9 +50,12 @@ export class RunNotes {
    */
   scan(slots: Int32Array, from: number, n: number): void {
     const area = this.area;
-    if (area !== null && slots.buffer === area.buffer) {
-      this.runs = area.scanAt(slots.byteOffset + 4 * from, n, this.starts.byteOffset, this.firsts.byteOffset);
-      return;
+    if (area !== null) {
+      const at = slots === area.pending ? area.pendingAt : slots === area.scratch ? area.scratchAt : -1;
+      if (at >= 0) {
+        this.runs = area.scanAt(at + 4 * from, n, area.startsAt, area.firstsAt);
+        return;
+      }
     }
     this.scanJs(slots, from, n);
   }

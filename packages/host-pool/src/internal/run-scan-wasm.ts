@@ -1,7 +1,8 @@
 /**
  * The checks' per-slot work for a large host pool, as a WebAssembly module with 128-bit SIMD:
- * `scan` notes the runs of consecutive slots of a call ({@link RunNotes}), sixteen slots a step,
- * each compared with the one before it in a lane, a branch per run opened; `flip` checks and flips
+ * `scan` notes the runs of consecutive slots of a call ({@link RunNotes}), sixteen slots a step
+ * (inside a long run the step is compared whole with the slots the run expects there; elsewhere
+ * each slot with the one before it in a lane, a branch per run opened); `flip` checks and flips
  * the `slot_used` flags of all the call's runs ({@link UsedBits}), a long run's middle words four at
  * a time.
  *
@@ -78,6 +79,11 @@ const ctz = [0x68];
 const ret = [0x0f];
 const i32x4AllTrue = [0xfd, 0xa3, 0x01];
 const v128Store = [0xfd, 0x0b, 2, 0];
+const v128Const = (lanes: [number, number, number, number]): number[] => [0xfd, 0x0c, ...lanes.flatMap((v) => [v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, v >>> 24])];
+const v128Or = [0xfd, 0x50];
+const v128Xor = [0xfd, 0x51];
+const v128AnyTrue = [0xfd, 0x53];
+const i32x4Add = [0xfd, 0xae, 0x01];
 const ltS = [0x48];
 const gtS = [0x4a];
 const leU = [0x4d];
@@ -109,28 +115,54 @@ const notesBody = [
 ];
 
 // Function 0, exported as `scan`, (func (param $p $n $starts $firsts) (result i32)), locals $runs
-// $i $a $m $k and $ones (v128): notes the runs of the n slots (n ≥ 1) at byte $p, indices from 0,
-// into the int32 arrays at bytes $starts and $firsts; returns the run count. Slot 0 opens run 0;
-// then steps of sixteen: the four vectors of the step minus the four that start a slot earlier,
-// compared with 1 lane by lane, give $m, a bit for each slot that does not continue the one before
-// it; each set bit opens a run (lowest first), so a step costs a branch per run it opens, not per
-// slot. The last fewer than sixteen go slot by slot ($notes).
-const [N, S_STARTS, S_FIRSTS, S_RUNS, I, SA, M, K, ONES] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+// $i $a $m $k $fast and (v128) $ones $e0 $e1 $e2 $e3 $four $sixteen: notes the runs of the n slots
+// (n ≥ 1) at byte $p, indices from 0, into the int32 arrays at bytes $starts and $firsts; returns
+// the run count. Slot 0 opens run 0; then steps of sixteen slots, in one of two ways:
+// - while the run goes on ($fast), the four vectors of the step are compared with the slots the
+//   run expects there ($e0 … $e3: the slot before the step plus 1, 2, …, 16), XOR-ed and OR-ed into
+//   one vector, and a step with no lane set costs no more (the common step of a long run);
+// - otherwise, or when that test finds a lane set, the four vectors minus the four that start a
+//   slot earlier, compared with 1 lane by lane, give $m, a bit for each slot that does not continue
+//   the one before it; each set bit opens a run (lowest first), a branch per run opened, not per
+//   slot. A step that opens none sets $e0 … $e3 from its last slot and turns $fast on again.
+// The last fewer than sixteen go slot by slot ($notes).
+const [N, S_STARTS, S_FIRSTS, S_RUNS, I, SA, M, K, FAST, ONES, E0, E1, E2, E3, FOUR, SIXTEEN] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
 const breaks = (offset: number): number[] => [
   ...get(SA), ...v128Load(offset), ...get(SA), ...i32(4), ...sub, ...v128Load(offset), ...i32x4Sub, ...get(ONES), ...i32x4Eq, ...i32x4Bitmask,
 ];
+// $e0 … $e3 = the slot at byte `address` plus 1 … 16, four lanes each.
+const expectAfter = (address: number[]): number[] => [
+  ...address, ...load, ...i32(1), ...add, ...i32x4Splat, ...v128Const([0, 1, 2, 3]), ...i32x4Add, ...tee(E0),
+  ...get(FOUR), ...i32x4Add, ...tee(E1), ...get(FOUR), ...i32x4Add, ...tee(E2), ...get(FOUR), ...i32x4Add, ...set(E3),
+];
+const missed = (offset: number, expected: number): number[] => [...get(SA), ...v128Load(offset), ...get(expected), ...v128Xor];
 const scanBody = [
   ...get(S_STARTS), ...i32(0), ...store,
   ...get(S_FIRSTS), ...get(P), ...load, ...store,
   ...i32(1), ...set(S_RUNS), ...i32(1), ...set(I),
   ...i32(1), ...i32x4Splat, ...set(ONES),
+  ...i32(4), ...i32x4Splat, ...set(FOUR),
+  ...i32(16), ...i32x4Splat, ...set(SIXTEEN),
+  ...expectAfter(get(P)),
+  ...i32(1), ...set(FAST),
   ...block, ...loop,
   // while (i + 16 <= n)
   ...get(I), ...i32(16), ...add, ...get(N), ...gtU, ...brIf(1),
   ...get(P), ...get(I), ...i32(2), ...shl, ...add, ...set(SA),
+  ...block,
+  // fast: the step goes on with the run, lane by lane, or falls through to the breaks below
+  ...get(FAST), ...eqz, ...brIf(0),
+  ...missed(0, E0), ...missed(16, E1), ...v128Or, ...missed(32, E2), ...missed(48, E3), ...v128Or, ...v128Or, ...v128AnyTrue, ...brIf(0),
+  ...get(E0), ...get(SIXTEEN), ...i32x4Add, ...set(E0),
+  ...get(E1), ...get(SIXTEEN), ...i32x4Add, ...set(E1),
+  ...get(E2), ...get(SIXTEEN), ...i32x4Add, ...set(E2),
+  ...get(E3), ...get(SIXTEEN), ...i32x4Add, ...set(E3),
+  ...get(I), ...i32(16), ...add, ...set(I), ...br(1),
+  ...end,
   // m = ~(lanes that continue) & 0xffff
   ...breaks(0), ...breaks(16), ...i32(4), ...shl, ...or, ...breaks(32), ...i32(8), ...shl, ...or, ...breaks(48), ...i32(12), ...shl, ...or,
-  ...i32(0xffff), ...xor, ...set(M),
+  ...i32(0xffff), ...xor, ...tee(M),
+  ...eqz, ...tee(FAST), ...ifThen, ...expectAfter([...get(SA), ...i32(60), ...add]), ...end,
   ...block, ...loop,
   ...get(M), ...eqz, ...brIf(1),
   // k = ctz(m): slot i + k opens run $runs
@@ -245,7 +277,7 @@ export const kRunScanModuleBytes: Uint8Array = new Uint8Array([
   ...section(3, vec([[0], [1], [2], [3], [4]])),
   ...section(7, vec([[...name('scan'), 0x00, 0], [...name('flip'), 0x00, 4]])),
   ...section(10, vec([
-    body([[5, kI32], [1, kV128]], scanBody),
+    body([[6, kI32], [7, kV128]], scanBody),
     body([[2, kI32]], notesBody),
     body([[1, kI32], [1, kV128]], sameBody),
     body([[1, kI32], [1, kV128]], fillBody),
@@ -296,6 +328,14 @@ export class WasmRunArea {
   readonly firsts: Int32Array;
   /** A bit per slot, `(capacity + 31) >>> 5` words. */
   readonly words: Int32Array;
+  // Where each array starts, in bytes, as plain numbers for the calls: a scan or flip tells the
+  // area's arrays by identity and reads these, instead of four or five `buffer` / `byteOffset`
+  // getters a call.
+  readonly pendingAt: number;
+  readonly scratchAt: number;
+  readonly startsAt: number;
+  readonly firstsAt: number;
+  readonly wordsAt: number;
   /** Notes the runs of `n ≥ 1` slots at byte `p` of the memory into `starts` / `firsts`; returns the run count. */
   readonly scanAt: ScanFn;
   /** `UsedBits.flipRuns` over the words at byte `words` (the notes at bytes `firsts`, `starts`, in this memory). */
@@ -311,6 +351,11 @@ export class WasmRunArea {
     this.starts = new Int32Array(this.buffer, 8 * capacity, capacity);
     this.firsts = new Int32Array(this.buffer, 12 * capacity, capacity);
     this.words = new Int32Array(this.buffer, 16 * capacity, wordCount);
+    this.pendingAt = 0;
+    this.scratchAt = 4 * capacity;
+    this.startsAt = 8 * capacity;
+    this.firstsAt = 12 * capacity;
+    this.wordsAt = 16 * capacity;
     this.scanAt = instance.exports['scan'] as ScanFn;
     this.flipAt = instance.exports['flip'] as FlipFn;
   }

@@ -74,8 +74,8 @@ export class UsedBits {
   private flipRuns(firsts: Int32Array, starts: Int32Array, runs: number, n: number, was: number): number {
     const area = this.area;
     // Notes and words in one WebAssembly memory: the whole loop there, one call a free or hand-out.
-    if (area !== null && firsts.buffer === area.buffer && starts.buffer === area.buffer) {
-      return area.flipAt(firsts.byteOffset, starts.byteOffset, runs, n, was, this.words.byteOffset, this.size);
+    if (area !== null && firsts === area.firsts && starts === area.starts) {
+      return area.flipAt(area.firstsAt, area.startsAt, runs, n, was, area.wordsAt, this.size);
     }
     for (let r = 0; r < runs; r++) {
       const at = starts[r] as number;
