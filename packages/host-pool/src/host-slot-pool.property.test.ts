@@ -113,16 +113,14 @@ describe('host-pool:slot-pool,properties', () => {
     checkTraffic(config, ops, 1);
   });
 
-  // Pools of 4,096 slots and more scan runs and check long runs' flags in WebAssembly, their
-  // release list in its memory: the same traffic, in hand-outs of hundreds of pages.
-  const kLargeGeometry = fc.record({ pageSize: fc.integer({ min: 1, max: 4 }), extraTokens: fc.nat(300) }).map(({ pageSize, extraTokens }) => ({
-    sizeTokens: kWasmScanMinSlots + extraTokens,
-    pageSize,
-    dcpSize: 1,
-    checks: true,
-  }));
-  test.prop([kLargeGeometry, fc.array(kOp, { maxLength: 30, size: 'max' })], { numRuns: 25 })(
-    'alloc/free traffic on a large checked pool keeps the model and the invariants',
+  // Pools of 4,096 slots and more keep their lists in a WebAssembly memory and search them there,
+  // and checked, scan runs and check long runs' flags there: the same traffic, in hand-outs of
+  // hundreds of pages.
+  const kLargeGeometry = fc
+    .record({ pageSize: fc.integer({ min: 1, max: 4 }), extraTokens: fc.nat(300), checks: fc.boolean() })
+    .map(({ pageSize, extraTokens, checks }) => ({ sizeTokens: kWasmScanMinSlots + extraTokens, pageSize, dcpSize: 1, checks }));
+  test.prop([kLargeGeometry, fc.array(kOp, { maxLength: 30, size: 'max' })], { numRuns: 40 })(
+    'alloc/free traffic on a large pool keeps the model and the invariants',
     (config, ops) => {
       checkTraffic(config, ops, 150);
     },

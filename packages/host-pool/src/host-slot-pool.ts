@@ -6,6 +6,7 @@ import { assert } from './internal/assert.js';
 import { copySlots } from './internal/copy-slots.js';
 import { ReleaseList } from './internal/release-list.js';
 import { RunNotes } from './internal/run-notes.js';
+import { WasmRunArea } from './internal/run-scan-wasm.js';
 import { SlotList } from './internal/slot-list.js';
 import { UsedBits } from './internal/used-bits.js';
 import type { HostPool, HostSlotPoolConfig, HostSlotPoolInspection, ResolvedHostSlotPoolConfig } from './types.js';
@@ -36,8 +37,9 @@ import type { HostPool, HostSlotPoolConfig, HostSlotPoolInspection, ResolvedHost
  * slots at a time, a word (32 slots) per operation. The runs are found (`RunNotes`) by a scan of the
  * call's copy: free's copy into the release list, a first-fit hand-out's copy out of the lists; a
  * run the search found needs no scan, the search having compared each of its entries with the one
- * before. In a pool of 4,096 slots and more the scan and the flips are WebAssembly
- * (`run-scan-wasm.ts`). A refused call puts back the marks it made before it throws.
+ * before. In a pool of 4,096 slots and more the lists live in a WebAssembly memory, and the run
+ * search (both variants), the scan and the flips run there (`run-scan-wasm.ts`). A refused call
+ * puts back the marks it made before it throws.
  */
 export class HostSlotPool implements HostPool {
   readonly config: ResolvedHostSlotPoolConfig;
@@ -58,6 +60,9 @@ export class HostSlotPool implements HostPool {
   /** Tested as `=== true` on the hot paths (see allocator-core's `BaseAllocator.checks`: a bare truthiness test of a boolean field is a chain of compares that checks-on walks to its end). */
   protected readonly checks: boolean;
 
+  // area: a pool of 4,096 slots and more keeps its lists (and, checked, its notes and flags) in a
+  // WebAssembly memory, where the run search, the scan and the flips run; null for a small pool.
+  protected readonly area: WasmRunArea | null;
   // freeSlots: the free list, handed out from the front; after reuse its order is the history's.
   protected readonly freeSlots: SlotList;
   // pending: chunks given back by free(), in release order, not yet in the free list.
@@ -90,10 +95,11 @@ export class HostSlotPool implements HostPool {
     this.physicalPageSize = this.config.physicalPageSize;
     this.physicalSize = divExact(this.size, this.dcpSize);
     this.logicalSize = this.size;
-    this.freeSlots = new SlotList(this.size);
-    this.notes = this.checks ? new RunNotes(this.size) : null;
-    this.slotUsed = this.checks ? new UsedBits(this.size, this.notes?.area) : null;
-    this.pending = new ReleaseList(this.size, this.notes?.area?.pending);
+    this.area = WasmRunArea.create(this.size, this.checks);
+    this.freeSlots = new SlotList(this.size, this.area?.list);
+    this.notes = this.checks ? new RunNotes(this.size, this.area) : null;
+    this.slotUsed = this.checks ? new UsedBits(this.size, this.area) : null;
+    this.pending = new ReleaseList(this.size, this.area?.pending);
     this.clear();
   }
 
@@ -297,11 +303,21 @@ export class HostSlotPool implements HostPool {
    * The run it found is recorded in {@link HostSlotPool.provenRun}: the checks flag it as one run
    * (each entry was compared with the one before), where a first-fit hand-out is copied out and
    * its copy scanned for runs. An override that does not record its run gets the scan.
+   *
+   * Lists in the pool's WebAssembly memory are searched there; others (a small pool's, or a list
+   * grown out of it by a caller error under checks off) in JavaScript, {@link searchRuns}.
    */
   protected findRunStart(n: number, listLength: number): number {
     const free = this.freeSlots;
     // listLength is the free list's length, or more when the pending chunks join it.
     const inFree = free.count;
+    const area = this.area;
+    if (area !== null && free.buf === area.list && this.pending.slots === area.pending) {
+      const found = area.searchAt(area.listAt + 4 * free.head, inFree, area.pendingAt, listLength - inFree, n, this.pageSize);
+      if (found < 0) return 0;
+      this.provenRun = found;
+      return found;
+    }
     this.searchRunStart = -1;
     this.searchPrev = -2;
     let start = this.searchRuns(free.buf, free.head, inFree, 0, n);

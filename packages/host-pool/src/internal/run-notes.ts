@@ -30,9 +30,12 @@ export class RunNotes {
   /** The WebAssembly memory the notes live in, with room for a release list and a hand-out; null when the scan is JavaScript's. */
   readonly area: WasmRunArea | null;
 
-  /** @param capacity - the most slots one call holds (so the most runs). */
-  constructor(capacity: number) {
-    this.area = WasmRunArea.create(capacity);
+  /**
+   * @param capacity - the most slots one call holds (so the most runs).
+   * @param area - the memory to note in (a checked area of `capacity` slots), or null to note in JavaScript.
+   */
+  constructor(capacity: number, area: WasmRunArea | null = WasmRunArea.create(capacity, true)) {
+    this.area = area;
     this.starts = this.area === null ? new Int32Array(capacity) : this.area.starts;
     this.firsts = this.area === null ? new Int32Array(capacity) : this.area.firsts;
   }

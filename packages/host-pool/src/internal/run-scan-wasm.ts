@@ -1,21 +1,24 @@
 /**
- * The checks' per-slot work for a large host pool, as a WebAssembly module with 128-bit SIMD:
- * `scan` notes the runs of consecutive slots of a call ({@link RunNotes}), sixteen slots a step
- * (inside a long run the step is compared whole with the slots the run expects there; elsewhere
- * each slot with the one before it in a lane, a branch per run opened); `flip` checks and flips
- * the `slot_used` flags of all the call's runs ({@link UsedBits}), a long run's middle words four at
- * a time.
+ * A large host pool's per-slot work, as a WebAssembly module with 128-bit SIMD: `search` is the
+ * pool's run search over its lists (both variants); `scan` notes the runs of consecutive slots of
+ * a call ({@link RunNotes}) and `flip` checks and flips the `slot_used` flags of all the call's
+ * runs ({@link UsedBits}), for the checks. The search and the scan read sixteen slots a step:
+ * inside a long run the step is compared whole with the slots the run expects there, elsewhere
+ * each slot with the one before it in a lane, a branch per run found; the flips take a long run's
+ * middle words four at a time.
  *
- * Why: a checked free must read every slot it is given (an array from outside proves nothing), and
- * in JavaScript that read costs 0.7–1.0 ns a slot (V8 checks a typed array's map and bounds at each
- * step). The unchecked free copies the same slots with `TypedArray.set`, a memcpy at ~0.06 ns a
- * slot, so a JavaScript scan was 13–15% of an alloc/free cycle on a fresh pool; in SIMD a step of
- * sixteen slots that continue one run costs about what four did in JavaScript.
+ * Why: in JavaScript a typed-array loop costs 0.7–2 ns a slot (V8 checks a typed array's map and
+ * bounds at each step): the run search, which reads the list entry by entry, was 85–90% of an
+ * alloc/free cycle, and its speed moved by up to a fifth with how V8 compiled the code around it
+ * (the checked and unchecked alloc differ), so the bench compared compilations as much as checks.
+ * Here both variants run the same machine code, 2.5–3 times faster. A checked free must read every
+ * slot it is given (an array from outside proves nothing); the unchecked free copies them with
+ * `TypedArray.set`, a memcpy at ~0.06 ns a slot, and the scan reads them at ~0.11.
  *
- * Both read and write one `WebAssembly.Memory` of the pool's own ({@link WasmRunArea}): the slots
- * scanned must be in it (the checked pool keeps its release list there, and copies a first-fit
- * hand-out there), and so are the notes and the flag words. Written here byte by byte, the module
- * is small enough to read against its text below.
+ * All of it reads and writes one `WebAssembly.Memory` of the pool's own ({@link WasmRunArea}): the
+ * lists live there (the checked pool copies a first-fit hand-out there too), and so do the notes
+ * and the flag words. Written here byte by byte, the module is small enough to read against its
+ * text below.
  *
  * @internal
  */
@@ -52,6 +55,7 @@ const set = (i: number): number[] => [0x21, ...uleb(i)];
 const tee = (i: number): number[] => [0x22, ...uleb(i)];
 const i32 = (v: number): number[] => [0x41, ...sleb(v)];
 const load = [0x28, 2, 0];
+const loadAt = (offset: number): number[] => [0x28, 2, ...uleb(offset)];
 const store = [0x36, 2, 0];
 const add = [0x6a];
 const sub = [0x6b];
@@ -91,6 +95,12 @@ const ltU = [0x49];
 const shrU = [0x76];
 const select = [0x1b];
 const orElse = [0x05];
+const eq = [0x46];
+const geS = [0x4e];
+const remS = [0x6f];
+const remU = [0x70];
+const i32x4GtS = [0xfd, 0x3b];
+const v128And = [0xfd, 0x4e];
 
 // Function 1, (func $notes (param $p $from $to $starts $firsts $runs) (result i32)), locals $a $s:
 // slots [from, to) one by one (from ≥ 1: each compared with the slot before it in memory); a
@@ -258,6 +268,112 @@ const flipBody = [
   ...end,
 ];
 
+// Function 5, (func $candidate (param $at $v $ps) (result i32)), locals $r $rv: where the run
+// search's candidate lies in a segment of the list (consecutive ids) that starts at list offset $at
+// with slot $v: the first entry of it on a page boundary of the list holding a page-aligned slot.
+// Both advance by one an entry, so there is one only when $v ≡ $at (mod $ps), at $at rounded up to
+// a page; else −1. Remainders, not $v − $at, which could wrap for a slot near −2^31.
+const [C_AT, C_V, C_PS, C_R, C_RV] = [0, 1, 2, 3, 4];
+const candidateBody = [
+  ...get(C_AT), ...get(C_PS), ...remU, ...set(C_R),
+  ...get(C_V), ...get(C_PS), ...remS, ...tee(C_RV), ...i32(0), ...ltS, ...ifThen, ...get(C_RV), ...get(C_PS), ...add, ...set(C_RV), ...end,
+  ...get(C_RV), ...get(C_R), ...ne, ...ifThen, ...i32(-1), ...ret, ...end,
+  ...get(C_R), ...eqz, ...ifThen, ...get(C_AT), ...ret, ...end,
+  ...get(C_AT), ...get(C_PS), ...add, ...get(C_R), ...sub,
+  ...end,
+];
+
+// Function 6, exported as `search`, (func (param $p1 $c1 $p2 $c2 $n $ps) (result i32)): the host
+// pool's run search (`HostSlotPool.findRunStart`) over the list made of the $c1 slots at byte $p1
+// and then the $c2 at byte $p2 (the free list, then the pending chunks): the list offset of the
+// first run of $n consecutive ids that starts on a page boundary of the list ($ps entries) with a
+// page-aligned slot, or −1. The list is read as segments of consecutive ids, a segment's one
+// candidate given by $candidate; the run is found once the segment reaches $n entries past it.
+// Steps of sixteen entries find the segments' ends as the scan does (a bit per entry that does not
+// follow the one before, a slot after 2^31 − 1 included, as JavaScript's `prev + 1` never wraps);
+// inside a long segment ($fast) a step is compared whole with the ids it expects. The first entry
+// of each piece and the last fewer than sixteen go one by one.
+const [Q_P1, Q_C1, Q_P2, Q_C2, Q_N, Q_PS] = [0, 1, 2, 3, 4, 5];
+const [Q_PIECE, Q_P, Q_C, Q_BASE, Q_J, Q_AT, Q_SLOT, Q_PREV, Q_CAND, Q_M, Q_K, Q_SA, Q_STARTED, Q_FAST] = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19];
+const [Q_ONES, Q_IOTA, Q_FOUR, Q_E, Q_V, Q_U] = [20, 21, 22, 23, 24, 25];
+// return $cand when the current segment holds $n entries from it, the segment reaching `limit` (exclusive)
+const foundBefore = (limit: number[]): number[] => [
+  ...get(Q_CAND), ...i32(0), ...geS, ...limit, ...get(Q_CAND), ...sub, ...get(Q_N), ...geS, ...and, ...ifThen, ...get(Q_CAND), ...ret, ...end,
+];
+const stepEnd = [...get(Q_BASE), ...get(Q_J), ...add];
+// the step's vector at `offset` XOR the ids the segment expects there ($e, moved on by four lanes after the first)
+const strays = (offset: number, first: boolean): number[] => [
+  ...(first ? [...get(Q_PREV), ...i32x4Splat, ...get(Q_IOTA)] : [...get(Q_E), ...get(Q_FOUR)]), ...i32x4Add, ...tee(Q_E),
+  ...get(Q_SA), ...v128Load(offset), ...v128Xor,
+];
+// a bit for each lane that follows the entry before it: one more, and greater (no wrap past 2^31 − 1)
+const follows = (offset: number): number[] => [
+  ...get(Q_SA), ...v128Load(offset), ...tee(Q_V), ...get(Q_SA), ...i32(4), ...sub, ...v128Load(offset), ...tee(Q_U), ...i32x4Sub, ...get(Q_ONES), ...i32x4Eq,
+  ...get(Q_V), ...get(Q_U), ...i32x4GtS, ...v128And, ...i32x4Bitmask,
+];
+const searchBody = [
+  ...i32(1), ...i32x4Splat, ...set(Q_ONES),
+  ...v128Const([1, 2, 3, 4]), ...set(Q_IOTA),
+  ...i32(4), ...i32x4Splat, ...set(Q_FOUR),
+  ...i32(-1), ...set(Q_CAND),
+  ...get(Q_P1), ...set(Q_P), ...get(Q_C1), ...set(Q_C),
+  ...block, ...loop, // pieces
+  ...i32(0), ...set(Q_J),
+  ...block, ...loop, // entries
+  ...get(Q_J), ...get(Q_C), ...geU, ...brIf(1),
+  // a step of sixteen: 1 <= j and j + 16 <= c
+  ...get(Q_J), ...i32(1), ...geU, ...get(Q_J), ...i32(16), ...add, ...get(Q_C), ...leU, ...and, ...ifThen,
+  ...get(Q_P), ...get(Q_J), ...i32(2), ...shl, ...add, ...set(Q_SA),
+  ...block,
+  // fast: the step goes on from $prev (no id past 2^31 − 17), or falls through to the bits below
+  ...get(Q_FAST), ...eqz, ...brIf(0),
+  ...get(Q_PREV), ...i32(0x7fffffef), ...geS, ...brIf(0),
+  ...strays(0, true), ...strays(16, false), ...v128Or, ...strays(32, false), ...v128Or, ...strays(48, false), ...v128Or, ...v128AnyTrue, ...brIf(0),
+  ...get(Q_J), ...i32(16), ...add, ...set(Q_J),
+  ...get(Q_PREV), ...i32(16), ...add, ...set(Q_PREV),
+  ...foundBefore(stepEnd),
+  ...br(2),
+  ...end,
+  // m: a bit for each entry that starts a segment
+  ...follows(0), ...follows(16), ...i32(4), ...shl, ...or, ...follows(32), ...i32(8), ...shl, ...or, ...follows(48), ...i32(12), ...shl, ...or,
+  ...i32(0xffff), ...xor, ...tee(Q_M), ...eqz, ...set(Q_FAST),
+  ...block, ...loop,
+  ...get(Q_M), ...eqz, ...brIf(1),
+  ...get(Q_M), ...ctz, ...set(Q_K),
+  ...get(Q_BASE), ...get(Q_J), ...add, ...get(Q_K), ...add, ...set(Q_AT),
+  ...foundBefore(get(Q_AT)),
+  ...get(Q_AT), ...get(Q_SA), ...get(Q_K), ...i32(2), ...shl, ...add, ...load, ...get(Q_PS), ...call(5), ...set(Q_CAND),
+  ...get(Q_M), ...get(Q_M), ...i32(1), ...sub, ...and, ...set(Q_M),
+  ...br(0),
+  ...end, ...end,
+  ...get(Q_J), ...i32(16), ...add, ...set(Q_J),
+  ...get(Q_SA), ...loadAt(60), ...set(Q_PREV),
+  ...foundBefore(stepEnd),
+  ...br(1),
+  ...end,
+  // one entry
+  ...get(Q_P), ...get(Q_J), ...i32(2), ...shl, ...add, ...load, ...set(Q_SLOT),
+  ...get(Q_BASE), ...get(Q_J), ...add, ...set(Q_AT),
+  ...get(Q_STARTED), ...eqz, ...get(Q_PREV), ...i32(0x7fffffff), ...eq, ...or, ...get(Q_SLOT), ...get(Q_PREV), ...i32(1), ...add, ...ne, ...or, ...ifThen,
+  ...foundBefore(get(Q_AT)),
+  ...get(Q_AT), ...get(Q_SLOT), ...get(Q_PS), ...call(5), ...set(Q_CAND),
+  ...end,
+  ...i32(1), ...set(Q_STARTED),
+  ...get(Q_SLOT), ...set(Q_PREV),
+  ...get(Q_J), ...i32(1), ...add, ...set(Q_J),
+  ...foundBefore(stepEnd),
+  ...br(0),
+  ...end, ...end,
+  // the next piece, once
+  ...get(Q_BASE), ...get(Q_C), ...add, ...set(Q_BASE),
+  ...get(Q_PIECE), ...brIf(1),
+  ...i32(1), ...set(Q_PIECE), ...get(Q_P2), ...set(Q_P), ...get(Q_C2), ...set(Q_C),
+  ...br(0),
+  ...end, ...end,
+  ...i32(-1),
+  ...end,
+];
+
 const body = (locals: [count: number, type: number][], code: number[]): number[] => {
   const bytes = [...vec(locals.map(([count, type]) => [...uleb(count), type])), ...code];
   return [...uleb(bytes.length), ...bytes];
@@ -274,26 +390,29 @@ export const kRunScanModuleBytes: Uint8Array = new Uint8Array([
     [0x60, ...vec([[kI32], [kI32], [kI32], [kI32], [kI32], [kI32], [kI32]]), ...vec([[kI32]])],
   ])),
   ...section(2, vec([[...name('m'), ...name('mem'), 0x02, 0x00, 0x00]])),
-  ...section(3, vec([[0], [1], [2], [3], [4]])),
-  ...section(7, vec([[...name('scan'), 0x00, 0], [...name('flip'), 0x00, 4]])),
+  ...section(3, vec([[0], [1], [2], [3], [4], [2], [1]])),
+  ...section(7, vec([[...name('scan'), 0x00, 0], [...name('flip'), 0x00, 4], [...name('search'), 0x00, 6]])),
   ...section(10, vec([
     body([[6, kI32], [7, kV128]], scanBody),
     body([[2, kI32]], notesBody),
     body([[1, kI32], [1, kV128]], sameBody),
     body([[1, kI32], [1, kV128]], fillBody),
     body([[13, kI32]], flipBody),
+    body([[2, kI32]], candidateBody),
+    body([[14, kI32], [6, kV128]], searchBody),
   ])),
 ]);
 
 // ---- the area --------------------------------------------------------------------------------
 
-/** Below this many slots a pool scans in JavaScript: a memory costs a reservation, and small pools are many (the fuzzers make thousands). */
+/** Below this many slots a pool searches and scans in JavaScript: a memory costs a reservation, and small pools are many (the fuzzers make thousands). */
 export const kWasmScanMinSlots = 4096;
-/** Four int32 areas of this many slots and their bits fit the 4 GiB a 32-bit memory addresses. */
-export const kWasmScanMaxSlots = 2 ** 28 - 2 ** 24;
+/** Five int32 areas of this many slots and their bits fit the 4 GiB a 32-bit memory addresses. */
+export const kWasmScanMaxSlots = 3 * 2 ** 26;
 
 type ScanFn = (p: number, n: number, starts: number, firsts: number) => number;
 type FlipFn = (firsts: number, starts: number, runs: number, n: number, was: number, words: number, size: number) => number;
+type SearchFn = (p1: number, c1: number, p2: number, c2: number, n: number, ps: number) => number;
 
 // The part of the WebAssembly API used here (the packages build without the DOM or Node typings).
 interface WasmModule {
@@ -316,21 +435,24 @@ function runScanModule(): WasmModule | null {
 }
 
 /**
- * One memory holding four int32 areas of `capacity` slots: `pending` (a checked pool's release
- * list), `scratch` (a first-fit hand-out, copied there to be scanned), `starts` and `firsts` (the
- * notes); then `words`, a bit per slot (the pool's `slot_used` flags); and the functions over it.
+ * One memory holding a host pool's lists, `list` (the free list's buffer) and `pending` (the
+ * release list), `capacity` slots each, searched there by `searchAt` in both variants; and for a
+ * checked pool `scratch` (a first-fit hand-out, copied there to be scanned), `starts` and `firsts`
+ * (the run notes) and `words`, a bit per slot (the `slot_used` flags), with the functions over them.
+ * An unchecked pool's area has the lists alone; its other views are empty.
  */
 export class WasmRunArea {
   readonly buffer: ArrayBuffer;
+  readonly list: Int32Array;
   readonly pending: Int32Array;
   readonly scratch: Int32Array;
   readonly starts: Int32Array;
   readonly firsts: Int32Array;
-  /** A bit per slot, `(capacity + 31) >>> 5` words. */
+  /** A bit per slot, `(capacity + 31) >>> 5` words (checked). */
   readonly words: Int32Array;
-  // Where each array starts, in bytes, as plain numbers for the calls: a scan or flip tells the
-  // area's arrays by identity and reads these, instead of four or five `buffer` / `byteOffset`
-  // getters a call.
+  // Where each array starts, in bytes, as plain numbers for the calls: a call tells the area's
+  // arrays by identity and reads these, instead of four or five `buffer` / `byteOffset` getters.
+  readonly listAt: number;
   readonly pendingAt: number;
   readonly scratchAt: number;
   readonly startsAt: number;
@@ -340,35 +462,44 @@ export class WasmRunArea {
   readonly scanAt: ScanFn;
   /** `UsedBits.flipRuns` over the words at byte `words` (the notes at bytes `firsts`, `starts`, in this memory). */
   readonly flipAt: FlipFn;
+  /** `HostSlotPool.findRunStart` over `c1` slots at byte `p1` then `c2` at byte `p2`: the run's list offset, or −1 for none. */
+  readonly searchAt: SearchFn;
 
-  private constructor(api: WasmApi, module: WasmModule, capacity: number) {
-    const wordCount = (capacity + 31) >>> 5;
-    const memory = new api.Memory({ initial: Math.ceil((16 * capacity + 4 * wordCount) / 65536) });
+  private constructor(api: WasmApi, module: WasmModule, capacity: number, checked: boolean) {
+    const wordCount = checked ? (capacity + 31) >>> 5 : 0;
+    const checkedSlots = checked ? capacity : 0;
+    const memory = new api.Memory({ initial: Math.ceil((8 * capacity + 12 * checkedSlots + 4 * wordCount) / 65536) });
     const instance = new api.Instance(module, { m: { mem: memory } });
     this.buffer = memory.buffer;
-    this.pending = new Int32Array(this.buffer, 0, capacity);
-    this.scratch = new Int32Array(this.buffer, 4 * capacity, capacity);
-    this.starts = new Int32Array(this.buffer, 8 * capacity, capacity);
-    this.firsts = new Int32Array(this.buffer, 12 * capacity, capacity);
-    this.words = new Int32Array(this.buffer, 16 * capacity, wordCount);
-    this.pendingAt = 0;
-    this.scratchAt = 4 * capacity;
-    this.startsAt = 8 * capacity;
-    this.firstsAt = 12 * capacity;
-    this.wordsAt = 16 * capacity;
+    this.listAt = 0;
+    this.pendingAt = 4 * capacity;
+    this.scratchAt = 8 * capacity;
+    this.startsAt = this.scratchAt + 4 * checkedSlots;
+    this.firstsAt = this.startsAt + 4 * checkedSlots;
+    this.wordsAt = this.firstsAt + 4 * checkedSlots;
+    this.list = new Int32Array(this.buffer, this.listAt, capacity);
+    this.pending = new Int32Array(this.buffer, this.pendingAt, capacity);
+    this.scratch = new Int32Array(this.buffer, this.scratchAt, checkedSlots);
+    this.starts = new Int32Array(this.buffer, this.startsAt, checkedSlots);
+    this.firsts = new Int32Array(this.buffer, this.firstsAt, checkedSlots);
+    this.words = new Int32Array(this.buffer, this.wordsAt, wordCount);
     this.scanAt = instance.exports['scan'] as ScanFn;
     this.flipAt = instance.exports['flip'] as FlipFn;
+    this.searchAt = instance.exports['search'] as SearchFn;
   }
 
-  /** An area for calls of up to `capacity` slots, or null: a small or huge capacity, no SIMD, or a memory the engine refused. */
-  static create(capacity: number): WasmRunArea | null {
+  /**
+   * An area for a pool of `capacity` slots (with the checks' arrays when `checked`), or null: a
+   * small or huge capacity, no SIMD, or a memory the engine refused.
+   */
+  static create(capacity: number, checked: boolean): WasmRunArea | null {
     if (capacity < kWasmScanMinSlots || capacity > kWasmScanMaxSlots) return null;
     const module = runScanModule();
     if (module === null || wasm === undefined) return null;
     try {
-      return new WasmRunArea(wasm, module, capacity);
+      return new WasmRunArea(wasm, module, capacity, checked);
     } catch (error) {
-      // An engine out of address space for another memory: the JavaScript scan does the same work.
+      // An engine out of address space for another memory: the JavaScript search and scan do the same work.
       if (error instanceof RangeError) return null;
       throw error;
     }

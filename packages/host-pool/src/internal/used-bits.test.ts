@@ -56,7 +56,7 @@ describe('host-pool:used-bits', () => {
   test.prop([fc.constantFrom(kWasmScanMinSlots, kWasmScanMinSlots + 45), fc.array(kRangeOp, { maxLength: 30, size: 'max' })], { numRuns: 60 })(
     'long runs in a WebAssembly memory change all or nothing, exactly as a flag per slot',
     (size, ops) => {
-      const area = WasmRunArea.create(size) as WasmRunArea;
+      const area = WasmRunArea.create(size, true) as WasmRunArea;
       expect(area).not.toBeNull();
       const bits = new UsedBits(size, area);
       const model = new Uint8Array(size);
@@ -77,7 +77,7 @@ describe('host-pool:used-bits', () => {
 
   it('a long run in a WebAssembly memory is refused for one wrong slot in any of its middle words, either way', () => {
     const size = kWasmScanMinSlots;
-    const area = WasmRunArea.create(size) as WasmRunArea;
+    const area = WasmRunArea.create(size, true) as WasmRunArea;
     const bits = new UsedBits(size, area);
     // Slots [5, 5 + (words + 1) * 32): words 0 (from bit 5) to words + 1 (to bit 4): ten steps of
     // four middle words and none left, or fewer; the notes outside the memory, then inside it.
