@@ -2,6 +2,7 @@ import { ArgumentError, InvariantError } from '@kvfuzz/allocator-core';
 import { describe, expect, it } from 'vitest';
 import { HostDoubleAllocError, HostDoubleFreeError } from './errors.js';
 import { HostSlotPool } from './host-slot-pool.js';
+import { kWasmScanMinSlots } from './internal/run-scan-wasm.js';
 import { hostSlotPoolProvider } from './host-slot-pool-provider.js';
 import { expectRejected } from './test-support/expect-rejected.js';
 import { ProbedHostSlotPool } from './test-support/probed-pool.js';
@@ -137,6 +138,22 @@ describe('host-pool:slot-pool,alloc', () => {
     expect(list(p.alloc(6))).toEqual([2, 3, 4, 5, 6, 7]);
     expect(list(p.inspect().free)).toEqual([10, 11, 0, 1]);
     p.verifyInvariants();
+  });
+
+  it('a large pool flags a first-fit hand-out in the free list where it lies, and one that reaches into the pending chunks from a copy', () => {
+    // 4,097 slots: the lists live in the pool's WebAssembly memory.
+    const p = pool({ sizeTokens: kWasmScanMinSlots, pageSize: 1 });
+    p.alloc(p.size);
+    p.free([10, 11, 12, 20, 30]);
+    expect(list(p.alloc(1))).toEqual([10]); // merged: free list [11, 12, 20, 30]
+    expect(list(p.alloc(4))).toEqual([11, 12, 20, 30]); // no run of 4: first fit, its last slot a run of its own
+    p.verifyInvariants();
+    p.free([99, 40, 50]);
+    expect(list(p.alloc(1))).toEqual([99]); // free list [40, 50]
+    p.free([60, 70]);
+    expect(list(p.alloc(4))).toEqual([40, 50, 60, 70]); // first fit across the free list and the pending chunk
+    p.verifyInvariants();
+    expect(p.usedSlots()).toHaveLength(p.size);
   });
 
   it('null leaves the free list and the pending chunks as they were (no merge)', () => {

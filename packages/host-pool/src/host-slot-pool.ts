@@ -35,7 +35,7 @@ import type { HostPool, HostSlotPoolConfig, HostSlotPoolInspection, ResolvedHost
  *
  * The `slot_used` flags are a bit per slot (`UsedBits`), checked and flipped a run of consecutive
  * slots at a time, a word (32 slots) per operation. The runs are found (`RunNotes`) by a scan of the
- * call's copy: free's copy into the release list, a first-fit hand-out's copy out of the lists; a
+ * call's slots: free's copy in the release list, a first-fit hand-out in the free list (or a copy); a
  * run the search found needs no scan, the search having compared each of its entries with the one
  * before. In a pool of 4,096 slots and more the lists live in a WebAssembly memory, and the run
  * search (both variants), the scan and the flips run there (`run-scan-wasm.ts`). A refused call
@@ -301,8 +301,8 @@ export class HostSlotPool implements HostPool {
    * page-aligned slot; 0 (first fit) when there is none.
    *
    * The run it found is recorded in {@link HostSlotPool.provenRun}: the checks flag it as one run
-   * (each entry was compared with the one before), where a first-fit hand-out is copied out and
-   * its copy scanned for runs. An override that does not record its run gets the scan.
+   * (each entry was compared with the one before), where a first-fit hand-out is scanned for
+   * runs. An override that does not record its run gets the scan.
    *
    * Lists in the pool's WebAssembly memory are searched there; others (a small pool's, or a list
    * grown out of it by a caller error under checks off) in JavaScript, {@link searchRuns}.
@@ -400,7 +400,6 @@ export class HostSlotPool implements HostPool {
     assert(false, `run [${start}, ${start + n}) lies outside the list of ${listLength}`);
   }
 
-
   /** A refused hand-out: entries `[start, marked)` go back to unused; every bad entry is named. */
   private refuseHandOut(start: number, marked: number, n: number): never {
     const used = this.slotUsed as UsedBits;
@@ -437,16 +436,23 @@ export class HostSlotPool implements HostPool {
   /**
    * Checks on: flags the hand-out of entries `[start, start + n)` of the free list followed by the
    * pending chunks, the lists unchanged. A run the search found is one run; any other hand-out is
-   * first copied into `out` and its copy scanned for runs.
+   * scanned for runs: where it lies, when that is the free list in the pool's WebAssembly memory,
+   * else in a copy (`copyEntries`).
    *
    * @returns whether `out` holds the slots now.
    */
   private flagHandOut(start: number, n: number, out: Int32Array): boolean {
-    const proven = this.provenRun === start;
-    if (proven) (this.notes as RunNotes).noteOneRun(this.listEntry(start));
-    else this.copyEntries(start, n, out);
+    const notes = this.notes as RunNotes;
+    const free = this.freeSlots;
+    let copied = false;
+    if (this.provenRun === start) notes.noteOneRun(this.listEntry(start));
+    else if (start + n <= free.count && notes.area !== null && free.buf === notes.area.list) notes.scan(free.buf, free.head + start, n);
+    else {
+      this.copyEntries(start, n, out);
+      copied = true;
+    }
     this.markHandOut(start, n);
-    return !proven;
+    return copied;
   }
 
   /**

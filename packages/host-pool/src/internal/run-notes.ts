@@ -6,15 +6,15 @@ import { WasmRunArea } from './run-scan-wasm.js';
  * start (or the call's end). `starts[0]` is 0 once anything was noted. The `slot_used` checks flip
  * a run's flags a word at a time from these notes, never reading the slots again.
  *
- * Who notes: a scan of the call's slots after they were copied ({@link RunNotes.scan}: free's copy
- * into the release list, a first-fit hand-out's copy out of the lists), comparing each slot with
+ * Who notes: a scan of the call's slots ({@link RunNotes.scan}: free's copy in the release list, a
+ * first-fit hand-out where it lies in a large pool's free list or else its copy), comparing each slot with
  * the one before it; a hand-out that the run search found is one run, proven consecutive entry by
  * entry ({@link RunNotes.noteOneRun}).
  *
  * Why a scan of its own: the copies are `TypedArray.set` (a memcpy, ~0.06 ns a slot), which a
- * copy loop noting as it goes (1.0–2.0 ns a slot) cannot match. Slots in the release list or the
- * scratch array of the notes' WebAssembly memory ({@link RunNotes.area}: pools of 4,096 slots and
- * more) are scanned in SIMD, sixteen a step (`run-scan-wasm.ts`); others in JavaScript, four a step.
+ * copy loop noting as it goes (1.0–2.0 ns a slot) cannot match. Slots in the lists or the scratch
+ * array of the notes' WebAssembly memory ({@link RunNotes.area}: pools of 4,096 slots and more) are
+ * scanned in SIMD, sixteen a step (`run-scan-wasm.ts`); others in JavaScript, four a step.
  *
  * Runs are counted in int32 arithmetic: 2^31 − 1 runs on into −2^31. Such a run holds −2^31, a
  * slot outside every pool, so the flags refuse it whole, as they must.
@@ -54,7 +54,7 @@ export class RunNotes {
   scan(slots: Int32Array, from: number, n: number): void {
     const area = this.area;
     if (area !== null) {
-      const at = slots === area.pending ? area.pendingAt : slots === area.scratch ? area.scratchAt : -1;
+      const at = slots === area.pending ? area.pendingAt : slots === area.scratch ? area.scratchAt : slots === area.list ? area.listAt : -1;
       if (at >= 0) {
         this.runs = area.scanAt(at + 4 * from, n, area.startsAt, area.firstsAt);
         return;
