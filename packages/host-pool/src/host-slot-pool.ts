@@ -436,8 +436,8 @@ export class HostSlotPool implements HostPool {
   /**
    * Checks on: flags the hand-out of entries `[start, start + n)` of the free list followed by the
    * pending chunks, the lists unchanged. A run the search found is one run; any other hand-out is
-   * scanned for runs: where it lies, when that is the free list in the pool's WebAssembly memory,
-   * else in a copy (`copyEntries`).
+   * scanned for runs: where it lies when that is the free list (the scan is the WebAssembly one when
+   * the list is in the pool's memory), else in a copy (`copyEntries`).
    *
    * @returns whether `out` holds the slots now.
    */
@@ -446,7 +446,7 @@ export class HostSlotPool implements HostPool {
     const free = this.freeSlots;
     let copied = false;
     if (this.provenRun === start) notes.noteOneRun(this.listEntry(start));
-    else if (start + n <= free.count && notes.area !== null && free.buf === notes.area.list) notes.scan(free.buf, free.head + start, n);
+    else if (start + n <= free.count) notes.scan(free.buf, free.head + start, n);
     else {
       this.copyEntries(start, n, out);
       copied = true;

@@ -7,8 +7,8 @@ import { WasmRunArea } from './run-scan-wasm.js';
  * a run's flags a word at a time from these notes, never reading the slots again.
  *
  * Who notes: a scan of the call's slots ({@link RunNotes.scan}: free's copy in the release list, a
- * first-fit hand-out where it lies in a large pool's free list or else its copy), comparing each slot with
- * the one before it; a hand-out that the run search found is one run, proven consecutive entry by
+ * first-fit hand-out where it lies in the free list or else its copy), comparing each slot with the
+ * one before it; a hand-out that the run search found is one run, proven consecutive entry by
  * entry ({@link RunNotes.noteOneRun}).
  *
  * Why a scan of its own: the copies are `TypedArray.set` (a memcpy, ~0.06 ns a slot), which a
@@ -27,7 +27,7 @@ export class RunNotes {
   /** `firsts[0, runs)`: each run's first slot. */
   readonly firsts: Int32Array;
   runs = 0;
-  /** The WebAssembly memory the notes live in, with room for a release list and a hand-out; null when the scan is JavaScript's. */
+  /** The pool's WebAssembly memory, which the notes live in and whose lists and scratch array are scanned there; null when the scan is JavaScript's. */
   readonly area: WasmRunArea | null;
 
   /**
