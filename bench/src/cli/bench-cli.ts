@@ -8,7 +8,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { runAbRounds, type AbOutcome } from '../harness/ab-rounds.js';
 import { gpuCases, type GpuCase } from '../gpu-kernels/gpu-cases.js';
 import { addGpuSection } from '../gpu-kernels/gpu-report.js';
@@ -27,6 +26,7 @@ import { kMarginDefault, kRoundsForVerdictMin } from '../stats/verdict.js';
 import type { CliIo } from './cli-io.js';
 import { ProgressLine } from './progress-line.js';
 import { UsageError } from './usage-error.js';
+import { integerFlag, parseCliArgs } from './cli-args.js';
 
 /** Where the JSON goes without `--json` (ignored by git: bench/out/). */
 export const kJsonPathDefault = resolve(kBenchDir, 'out/bench.json');
@@ -96,50 +96,37 @@ interface BenchOptions {
   readonly gpu: boolean;
 }
 
-function integer(name: string, raw: string | undefined, lo: number, hi: number): number | undefined {
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < lo || value > hi) throw new UsageError(`${name} ${raw} is not an integer in [${lo}, ${hi}]`);
-  return value;
-}
-
 function parseCli(argv: readonly string[], io: CliIo): BenchOptions | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        quick: { type: 'boolean', default: false },
-        json: { type: 'string' },
-        filter: { type: 'string' },
-        list: { type: 'boolean', default: false },
-        margin: { type: 'string' },
-        seed: { type: 'string' },
-        resamples: { type: 'string' },
-        cpu: { type: 'string' },
-        'no-pin': { type: 'boolean', default: false },
-        aa: { type: 'boolean', default: false },
-        gpu: { type: 'boolean', default: false },
-        isolation: { type: 'string' },
-        layout: { type: 'string' },
-        'rounds-min': { type: 'string' },
-        'rounds-max': { type: 'string' },
-        budget: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const parsed = parseCliArgs({
+    args: [...argv],
+    options: {
+      quick: { type: 'boolean', default: false },
+      json: { type: 'string' },
+      filter: { type: 'string' },
+      list: { type: 'boolean', default: false },
+      margin: { type: 'string' },
+      seed: { type: 'string' },
+      resamples: { type: 'string' },
+      cpu: { type: 'string' },
+      'no-pin': { type: 'boolean', default: false },
+      aa: { type: 'boolean', default: false },
+      gpu: { type: 'boolean', default: false },
+      isolation: { type: 'string' },
+      layout: { type: 'string' },
+      'rounds-min': { type: 'string' },
+      'rounds-max': { type: 'string' },
+      budget: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    allowPositionals: false,
+  });
   const v = parsed.values;
   if (v.help) return 'help';
   const base = v.quick ? kQuickSettings : kFullSettings;
   const margin = v.margin === undefined ? kMarginDefault : Number(v.margin);
   if (!(margin >= 0 && margin < 1)) throw new UsageError(`--margin ${v.margin} is not a fraction in [0, 1) (3% is 0.03)`);
-  const roundsMin = integer('--rounds-min', v['rounds-min'], 1, kRoundsLimit) ?? base.rounds.roundsMin;
-  const roundsMax = integer('--rounds-max', v['rounds-max'], 1, kRoundsLimit) ?? Math.max(base.rounds.roundsMax, roundsMin);
+  const roundsMin = integerFlag('--rounds-min', v['rounds-min'], 1, kRoundsLimit) ?? base.rounds.roundsMin;
+  const roundsMax = integerFlag('--rounds-max', v['rounds-max'], 1, kRoundsLimit) ?? Math.max(base.rounds.roundsMax, roundsMin);
   if (roundsMin > roundsMax) throw new UsageError(`--rounds-min ${roundsMin} exceeds --rounds-max ${roundsMax}`);
   const budget = v.budget === undefined ? base.rounds.budgetSeconds : Number(v.budget);
   if (!(budget > 0 && budget <= kBudgetSecondsMax)) throw new UsageError(`--budget ${v.budget} is not a number of seconds in (0, ${kBudgetSecondsMax}]`);
@@ -155,9 +142,9 @@ function parseCli(argv: readonly string[], io: CliIo): BenchOptions | 'help' {
     filter: v.filter ?? null,
     list: v.list,
     margin,
-    seed: integer('--seed', v.seed, 0, 0xffffffff) ?? kBootstrapSeedDefault,
-    resamples: integer('--resamples', v.resamples, kResamplesMin, kResamplesMax) ?? kResamplesDefault,
-    cpu: v['no-pin'] ? null : (integer('--cpu', v.cpu, 0, 4095) ?? kCpuDefault),
+    seed: integerFlag('--seed', v.seed, 0, 0xffffffff) ?? kBootstrapSeedDefault,
+    resamples: integerFlag('--resamples', v.resamples, kResamplesMin, kResamplesMax) ?? kResamplesDefault,
+    cpu: v['no-pin'] ? null : (integerFlag('--cpu', v.cpu, 0, 4095) ?? kCpuDefault),
     aa: v.aa,
     gpu: v.gpu,
   };

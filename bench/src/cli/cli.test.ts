@@ -8,20 +8,15 @@ import type { GpuCase } from '../gpu-kernels/gpu-cases.js';
 import type { GpuOutcome } from '../gpu-kernels/gpu-rounds.js';
 import { childBundleDirFor } from '../harness/child-bundles.js';
 import type { Pinning } from '../harness/pinning.js';
+import { captureIo } from '../test-support/capture-io.js';
 import { syntheticReport, syntheticRounds } from '../test-support/synthetic.js';
 import { syntheticChildren } from '../test-support/synthetic-child.js';
 import { benchMain } from './bench-cli.js';
-import type { CliIo } from './cli-io.js';
 import { compareMain } from './compare-cli.js';
 
 const kBenchDir = fileURLToPath(new URL('../../', import.meta.url));
 const tmp = (name: string): string => join(mkdtempSync(join(tmpdir(), 'kvfuzz-bench-')), name);
 
-function captureIo(): CliIo & { stdout: () => string; stderr: () => string } {
-  let out = '';
-  let err = '';
-  return { out: (s) => (out += s), err: (s) => (err += s), baseDir: tmpdir(), tty: false, stdout: () => out, stderr: () => err };
-}
 
 const noPin = (): Pinning => ({ used: false, cpu: null, prefix: [], note: 'not pinned: test' });
 const lastLine = (s: string): string => s.trim().split('\n').at(-1) ?? '';

@@ -5,13 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { parseReport, ReportFormatError, type BenchReport } from '../report/bench-report.js';
 import { compareReports, kCompareMarginDefault, kTimesModes, type CompareRow, type TimesMode } from '../report/compare-reports.js';
 import { formatInterval, formatNs, formatTable } from '../report/format-table.js';
 import { kBootstrapSeedDefault, kResamplesDefault, kResamplesMax, kResamplesMin } from '../stats/bootstrap.js';
 import type { CliIo } from './cli-io.js';
 import { UsageError } from './usage-error.js';
+import { parseCliArgs } from './cli-args.js';
 
 const kHelp = `Usage: pnpm bench:compare BASELINE CURRENT [--margin X] [--times auto|gate|info] [--all]
 
@@ -38,22 +38,16 @@ interface CompareCliOptions {
 }
 
 function parseCli(argv: readonly string[]): CompareCliOptions | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        margin: { type: 'string' },
-        times: { type: 'string', default: 'auto' },
-        all: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const parsed = parseCliArgs({
+    args: [...argv],
+    options: {
+      margin: { type: 'string' },
+      times: { type: 'string', default: 'auto' },
+      all: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    allowPositionals: true,
+  });
   const v = parsed.values;
   if (v.help) return 'help';
   if (parsed.positionals.length !== 2) throw new UsageError(`give exactly two reports, BASELINE and CURRENT (got ${parsed.positionals.length})`);

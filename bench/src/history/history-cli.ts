@@ -8,7 +8,6 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { CliIo } from '../cli/cli-io.js';
 import { UsageError } from '../cli/usage-error.js';
 import { kBenchDir } from '../harness/spawn-child.js';
@@ -23,6 +22,7 @@ import { chartOrder } from './history-record.js';
 import { killTablePart } from './kill-table-input.js';
 import { readInput } from './read-input.js';
 import { kHistorySchema, type CommitInfo, type HistoryRecord } from './types.js';
+import { parseCliArgs } from '../cli/cli-args.js';
 
 /** The committed history. */
 export const kHistoryPathDefault = resolve(kBenchDir, 'history/history.jsonl');
@@ -80,29 +80,23 @@ const kCommandOptions: Readonly<Record<Options['command'], readonly string[]>> =
 const kCommonOptions = ['history', 'json', 'help'];
 
 function parseCli(argv: readonly string[], io: CliIo): Options | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        bench: { type: 'string' },
-        fuzz: { type: 'string' },
-        'kill-table': { type: 'string' },
-        commit: { type: 'string' },
-        replace: { type: 'boolean', default: false },
-        dirty: { type: 'boolean', default: false },
-        out: { type: 'string' },
-        history: { type: 'string' },
-        json: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: true,
-      tokens: true,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const parsed = parseCliArgs({
+    args: [...argv],
+    options: {
+      bench: { type: 'string' },
+      fuzz: { type: 'string' },
+      'kill-table': { type: 'string' },
+      commit: { type: 'string' },
+      replace: { type: 'boolean', default: false },
+      dirty: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      history: { type: 'string' },
+      json: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    allowPositionals: true,
+    tokens: true,
+  });
   const v = parsed.values;
   if (v.help) return 'help';
   const [command, ...extra] = parsed.positionals;

@@ -9,30 +9,17 @@
  * on the first cycle, 1,291 after 50, 44,273 of 56,030 slots after 4,000), and the checks cost per
  * run, so a pool left to drift measured whatever regime a child's warm-up reached (page-1 ratios
  * 1.02 in one run, 1.05 in the next). The states: `fresh` after one cycle, `fragmented` after 200
- * ({@link kStateCycles}).
+ * (`kStateCycles`); the mix is `cycle-workload.ts`'s.
  */
-import { ceilToPage } from '@kvfuzz/allocator-core';
 import { HostSlotPool } from '@kvfuzz/host-pool';
 import { do_not_optimize } from 'mitata';
 import { benchPair, crossProduct, type TimedOp } from '../harness/bench-pair.js';
-import { Draw } from '../harness/draw.js';
-import { kGeometries, kGeometriesQuick, pageSizeOf, type Geometry } from '../harness/geometries.js';
-
-/** Nodes backed up per cycle. */
-const kChunks = 32;
-/** A node's size range (tokens, log-uniform): from one small page to a long prompt. */
-const kChunkTokensMin = 64;
-const kChunkTokensMax = 8192;
-/** Cycles run before the snapshot of each state: `fragmented` leaves a cycle's allocations at page 1 in 5,000–6,000 runs. */
-const kStateCycles: Readonly<Record<string, number>> = { fresh: 1, fragmented: 200 };
+import { kGeometries, kGeometriesQuick, type Geometry } from '../harness/geometries.js';
+import { hostCycleWorkload, kChunks, kStateCycles, stateCycles } from './cycle-workload.js';
 
 function setup(args: Geometry & { readonly state: string }, checks: boolean): TimedOp {
-  const ps = pageSizeOf(args);
-  const draw = new Draw(0x686f7374);
-  const sizes = new Int32Array(kChunks);
-  for (let i = 0; i < kChunks; i++) sizes[i] = ceilToPage(draw.logInt(kChunkTokensMin, kChunkTokensMax), ps);
-  const freeOrder = draw.permutation(kChunks);
-  const pool = new HostSlotPool({ sizeTokens: sizes.reduce((a, b) => a + b, 0), pageSize: ps, dcpSize: args.dcp, checks });
+  const { pageSize, sizes, freeOrder, sizeTokens } = hostCycleWorkload(args);
+  const pool = new HostSlotPool({ sizeTokens, pageSize, dcpSize: args.dcp, checks });
   const held: Int32Array[] = Array.from({ length: kChunks }, () => new Int32Array(0));
   // restored counts restores not yet used: a cycle must follow its own restore (mitata computes
   // the parameter before each timed call for calls this slow; batched, it would not).
@@ -46,8 +33,7 @@ function setup(args: Geometry & { readonly state: string }, checks: boolean): Ti
     for (let j = 0; j < kChunks; j++) p.free(held[freeOrder[j] as number] as Int32Array);
     do_not_optimize(held[kChunks - 1]);
   };
-  const warm = kStateCycles[args.state];
-  if (warm === undefined) throw new Error(`unknown state ${args.state}`);
+  const warm = stateCycles(args.state);
   for (let c = 0; c < warm; c++) {
     restored++;
     fn(pool);
