@@ -132,7 +132,7 @@ export class PagedAllocator extends BaseAllocator {
       return;
     }
     const total = this.validateSegments(segments);
-    const { pageSize: ps, pageShift, tag, freeList } = this;
+    const { pageSize: ps, pageShift, pageMask, tag, freeList } = this;
     if (total === 0) return;
     const lo = total > this.numPages - freeList.count ? -1 : freeList.reserveFront(total);
     // More pages than held (some page is not held or met twice), or serials that would go below 1: the general path.
@@ -158,7 +158,14 @@ export class PagedAllocator extends BaseAllocator {
         // made blockEnd a float, converted back and checked every block (64 segments at page 64:
         // 1.037–1.041 → 1.031). Here n < 2^31: the segments hold at most numPages pages.
         const blockEnd = blockStart + ps < n ? blockStart + ps : n | 0;
-        if (!this.blockKeepsPage(first, indices[blockEnd - 1] as number, blockEnd - blockStart)) {
+        const last = indices[blockEnd - 1] as number;
+        // blockKeepsPage's rule with one branch at a power-of-two page (five, short-circuited, in
+        // the method): a page-aligned first slot, and the last slot length − 1 after it. A first slot
+        // outside the pool needs no test of its own: its page has no tag (the tags stop at the last
+        // page; a negative slot's page, shifted unsigned, lies past it), so the tag test refuses it.
+        // Slots here are int32s (an Int32Array's, or a plain array's, checked by the validation).
+        const off = (first & pageMask) | (last - first - (blockEnd - blockStart) + 1);
+        if (off !== 0 || (pageShift < 0 && first % ps !== 0)) {
           refused = true;
           break;
         }

@@ -29,7 +29,7 @@ const kRowC = slotsOfPages([5, 6], 4); // positions 0 … 7 → slots 20 … 27
 const kPage1 = slotsOfPages([1], 4);
 const kPage2 = slotsOfPages([2], 4);
 
-function segment(indices: readonly number[], startPos: number): FreeSegment {
+function segment(indices: ArrayLike<number>, startPos: number): FreeSegment {
   return { indices, startPos };
 }
 
@@ -306,6 +306,17 @@ describe('allocator-core:validation,checks', () => {
       expect(expectRejected(allocator, () => allocator.freeSegments([segment([68, 69], 0)]), SlotRangeError, ['68', '69']).slots).toEqual([68, 69]);
     });
 
+    it.each([
+      ['past the pool', [68, 69, 70, 71], [68, 69, 70, 71]],
+      ['far past the pool (2^30)', [1 << 30, (1 << 30) + 1], [1 << 30, (1 << 30) + 1]],
+      ['negative', [-4, -3, -2, -1], [-4, -3, -2, -1]],
+      ['the most negative int32', [-(2 ** 31), -(2 ** 31) + 1], [-(2 ** 31), -(2 ** 31) + 1]],
+    ] as const)('refuses a block in an Int32Array whose slots lie outside the pool (%s): the one-pass free has no range test of its own', (_name, slots, named) => {
+      const allocator = used(true);
+      const error = expectRejected(allocator, () => allocator.freeSegments([segment(Int32Array.from(slots), 0)]), SlotRangeError, [String(named[0])]);
+      expect(error.slots).toEqual(named);
+    });
+
     it('refuses one segment that visits a page twice, and two segments of one call on one page', () => {
       const allocator = used(true);
       expect(expectRejected(allocator, () => allocator.freeSegments([segment([...kPage1, ...kPage1], 0)]), DoubleFreeError, ['[1]']).pages).toEqual([1]);
@@ -335,6 +346,20 @@ describe('allocator-core:validation,checks', () => {
     ] as const)('refuses a row that breaks its page structure: %s', (_name, bad, named) => {
       const allocator = used(true);
       expectRejected(allocator, () => allocator.freeSegments([bad]), SegmentError, named);
+    });
+
+    it.each([
+      ['a start mid-page (slots 9 … 14 straddle pages 1 and 2)', segment(range(9, 14), 0), ['row position 0 holds slot 9, expected 6']],
+      ['a start on a multiple of 3, not of 6', segment(range(15, 20), 0), ['row position 0 holds slot 15, expected 12']],
+    ] as const)('at a page that is not a power of two (6), refuses a row that breaks its page structure: %s', (_name, bad, named) => {
+      const allocator = used(true, 6);
+      expectRejected(allocator, () => allocator.freeSegments([bad]), SegmentError, named);
+    });
+
+    it('control: at page 6 a held page in place is given back', () => {
+      const allocator = used(true, 6);
+      allocator.freeSegments([segment(range(6, 11), 0)]);
+      expect(allocator.availableSize()).toBe(13 * 6);
     });
   });
 
