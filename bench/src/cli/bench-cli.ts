@@ -23,10 +23,10 @@ import { formatInterval, formatNs, formatTable } from '../report/format-table.js
 import { bencherMetricFormat, githubActionBenchmark, sideFilePaths } from '../report/side-files.js';
 import { kBootstrapSeedDefault, kResamplesDefault, kResamplesMax, kResamplesMin } from '../stats/bootstrap.js';
 import { kMarginDefault, kRoundsForVerdictMin } from '../stats/verdict.js';
+import { integerFlag, parseCliArgs } from './cli-args.js';
 import type { CliIo } from './cli-io.js';
 import { ProgressLine } from './progress-line.js';
 import { UsageError } from './usage-error.js';
-import { integerFlag, parseCliArgs } from './cli-args.js';
 
 /** Where the JSON goes without `--json` (ignored by git: bench/out/). */
 export const kJsonPathDefault = resolve(kBenchDir, 'out/bench.json');

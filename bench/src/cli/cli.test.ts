@@ -17,7 +17,6 @@ import { compareMain } from './compare-cli.js';
 const kBenchDir = fileURLToPath(new URL('../../', import.meta.url));
 const tmp = (name: string): string => join(mkdtempSync(join(tmpdir(), 'kvfuzz-bench-')), name);
 
-
 const noPin = (): Pinning => ({ used: false, cpu: null, prefix: [], note: 'not pinned: test' });
 const lastLine = (s: string): string => s.trim().split('\n').at(-1) ?? '';
 

@@ -9,9 +9,9 @@ import { parseReport, ReportFormatError, type BenchReport } from '../report/benc
 import { compareReports, kCompareMarginDefault, kTimesModes, type CompareRow, type TimesMode } from '../report/compare-reports.js';
 import { formatInterval, formatNs, formatTable } from '../report/format-table.js';
 import { kBootstrapSeedDefault, kResamplesDefault, kResamplesMax, kResamplesMin } from '../stats/bootstrap.js';
+import { parseCliArgs } from './cli-args.js';
 import type { CliIo } from './cli-io.js';
 import { UsageError } from './usage-error.js';
-import { parseCliArgs } from './cli-args.js';
 
 const kHelp = `Usage: pnpm bench:compare BASELINE CURRENT [--margin X] [--times auto|gate|info] [--all]
 

@@ -8,12 +8,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { detectPinning } from '../harness/pinning.js';
 import { floorPointName, kFloorPoints, measureFloor, type FloorPoint, type FloorResult, type FloorSettings } from '../probes/host-free-floor.js';
+import { kGeometriesQuick } from '../harness/geometries.js';
 import { formatInterval, formatNs, formatTable } from '../report/format-table.js';
 import { kMarginDefault } from '../stats/verdict.js';
+import { integerFlag, parseCliArgs } from './cli-args.js';
 import type { CliIo } from './cli-io.js';
 import { ProgressLine } from './progress-line.js';
 import { UsageError } from './usage-error.js';
-import { integerFlag, parseCliArgs } from './cli-args.js';
 
 /** The JSON's `schema`: bump on any change a reader would notice. */
 export const kFloorSchema = 'kvfuzz-bench-floor/1';
@@ -24,7 +25,7 @@ const kRepsMax = 10_000;
 const kWarmupCalls = 300;
 const kSeed = 0x666c6f72;
 /** `--quick`: the fresh pool at the two ends of the geometries, 5 rounds of 11. */
-const kQuickPoints = kFloorPoints.filter((p) => p.state === 'fresh' && p.kernelPage * p.dcp !== 64);
+const kQuickPoints: readonly FloorPoint[] = kGeometriesQuick.map((g) => ({ ...g, state: 'fresh' }));
 
 const kHelp = `Usage: pnpm bench:floor [--rounds N] [--reps N] [--quick] [--json FILE] [--no-pin]
 
@@ -125,7 +126,7 @@ export function floorMain(argv: readonly string[], io: CliIo): number {
     `floor: ${results.length} points, ${settings.rounds} rounds of ${settings.reps} calls, margin ${(settings.margin * 100).toFixed(0)}% — ` +
       (above.length === 0
         ? 'no floor lies above the margin: reading the slots alone does not decide these gates\n'
-        : `${above.length} above it: no check that reads the freed slots can pass there (${above.map((r) => r.name.replace('host-pool:alloc-free:alloc+free ', '')).join(', ')})\n`),
+        : `${above.length} above it: no check that reads the freed slots can pass there (${above.map((r) => r.name).join(', ')})\n`),
   );
   if (options.json !== null) {
     mkdirSync(dirname(options.json), { recursive: true });

@@ -8,6 +8,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
+import { parseCliArgs } from '../cli/cli-args.js';
 import type { CliIo } from '../cli/cli-io.js';
 import { UsageError } from '../cli/usage-error.js';
 import { kBenchDir } from '../harness/spawn-child.js';
@@ -22,7 +23,6 @@ import { chartOrder } from './history-record.js';
 import { killTablePart } from './kill-table-input.js';
 import { readInput } from './read-input.js';
 import { kHistorySchema, type CommitInfo, type HistoryRecord } from './types.js';
-import { parseCliArgs } from '../cli/cli-args.js';
 
 /** The committed history. */
 export const kHistoryPathDefault = resolve(kBenchDir, 'history/history.jsonl');

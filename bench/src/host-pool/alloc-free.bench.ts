@@ -14,10 +14,10 @@
 import { HostSlotPool } from '@kvfuzz/host-pool';
 import { do_not_optimize } from 'mitata';
 import { benchPair, crossProduct, type TimedOp } from '../harness/bench-pair.js';
-import { kGeometries, kGeometriesQuick, type Geometry } from '../harness/geometries.js';
-import { hostCycleWorkload, kChunks, kStateCycles, stateCycles } from './cycle-workload.js';
+import { kGeometriesQuick } from '../harness/geometries.js';
+import { hostCycleWorkload, kChunks, kHostCycleName, kHostCyclePoints, stateCycles, type HostCyclePoint } from './cycle-workload.js';
 
-function setup(args: Geometry & { readonly state: string }, checks: boolean): TimedOp {
+function setup(args: HostCyclePoint, checks: boolean): TimedOp {
   const { pageSize, sizes, freeOrder, sizeTokens } = hostCycleWorkload(args);
   const pool = new HostSlotPool({ sizeTokens, pageSize, dcpSize: args.dcp, checks });
   const held: Int32Array[] = Array.from({ length: kChunks }, () => new Int32Array(0));
@@ -52,8 +52,8 @@ function setup(args: Geometry & { readonly state: string }, checks: boolean): Ti
 
 export default [
   benchPair({
-    name: 'alloc+free $state $dcp×$kernelPage',
-    points: crossProduct({ state: Object.keys(kStateCycles) }, kGeometries),
+    name: kHostCycleName,
+    points: kHostCyclePoints,
     pointsQuick: crossProduct({ state: ['fragmented'] }, kGeometriesQuick),
     setup,
   }),

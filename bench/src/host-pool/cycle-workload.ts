@@ -5,8 +5,13 @@
  * least a free check could add to it.
  */
 import { ceilToPage } from '@kvfuzz/allocator-core';
+import { crossProduct } from '../harness/bench-pair.js';
 import { Draw } from '../harness/draw.js';
-import { pageSizeOf, type Geometry } from '../harness/geometries.js';
+import { kGeometries, pageSizeOf, type Geometry } from '../harness/geometries.js';
+
+/** The bench file that times the cycle, and its pair's name (`$state` and the geometry swept). */
+export const kHostCycleFile = 'host-pool/alloc-free.bench.ts';
+export const kHostCycleName = 'alloc+free $state $dcp×$kernelPage';
 
 /** Nodes backed up per cycle. */
 export const kChunks = 32;
@@ -15,6 +20,14 @@ const kChunkTokensMin = 64;
 const kChunkTokensMax = 8192;
 /** Cycles run before the snapshot of each state: `fragmented` leaves a cycle's allocations at page 1 in 5,000–6,000 runs. */
 export const kStateCycles: Readonly<Record<string, number>> = { fresh: 1, fragmented: 200 };
+
+/** One point of the cycle: a pool state and a geometry. */
+export interface HostCyclePoint extends Geometry {
+  readonly state: string;
+}
+
+/** Every state at every geometry, the state varying slowest: the bench's full sweep. */
+export const kHostCyclePoints: readonly HostCyclePoint[] = crossProduct({ state: Object.keys(kStateCycles) }, kGeometries);
 
 export interface HostCycleWorkload {
   /** The host page (slots). */

@@ -17,17 +17,16 @@
  * `1 + margin`, no check that reads the slots can pass the gate on this cycle.
  */
 import { HostSlotPool } from '@kvfuzz/host-pool';
-import { kGeometries, type Geometry } from '../harness/geometries.js';
-import { hostCycleWorkload, kChunks, stateCycles } from '../host-pool/cycle-workload.js';
+import { expandName } from '../harness/bench-pair.js';
+import { addressOf } from '../harness/bench-files.js';
+import { hostCycleWorkload, kChunks, kHostCycleFile, kHostCycleName, kHostCyclePoints, stateCycles, type HostCyclePoint } from '../host-pool/cycle-workload.js';
 import { judgeRatios, type RatioJudgement } from '../stats/verdict.js';
 import { median } from '../stats/robust-center.js';
 import { seededRandom, shuffleInPlace } from '../stats/seeded-random.js';
 import { ReadPass } from './read-pass-wasm.js';
 
 /** One point the probe measures: a pool state and a geometry, as the bench's host pool case names them. */
-export interface FloorPoint extends Geometry {
-  readonly state: string;
-}
+export type FloorPoint = HostCyclePoint;
 
 export interface FloorSettings {
   /** Rounds per point (each a block of cycles and a block of read passes). */
@@ -55,11 +54,12 @@ export interface FloorResult extends RatioJudgement {
 }
 
 /** The bench's host pool points: both states at every geometry. */
-export const kFloorPoints: readonly FloorPoint[] = ['fresh', 'fragmented'].flatMap((state) => kGeometries.map((g) => ({ ...g, state })));
+export const kFloorPoints: readonly FloorPoint[] = kHostCyclePoints;
 
-/** The name the bench gives the point's pair, so the two reports can be read side by side. */
+/** The address the bench gives the point's case, so the two reports can be read side by side. */
 export function floorPointName(point: FloorPoint): string {
-  return `host-pool:alloc-free:alloc+free ${point.state} ${point.dcp}×${point.kernelPage}`;
+  const { package: pkg, op } = addressOf(kHostCycleFile);
+  return `${pkg}:${op}:${expandName(kHostCycleName, point)}`;
 }
 
 /**
