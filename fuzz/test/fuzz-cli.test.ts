@@ -62,13 +62,13 @@ describe('fuzz:cli,fuzz', () => {
   });
 
   it.each([
-    [['--time', 'soon'], /--time soon is not a number of seconds/],
-    [['--target', 'nope'], /--target nope is not a target/],
+    [['--time', 'soon'], /--time "soon" is not a number of seconds/],
+    [['--target', 'nope'], /--target "nope" is not a target/],
     [['--target', 'prefix-cache', '--mutant', 'cursor-inclusive'], /belongs to --target gpu-kernels/],
-    [['--mutant', 'nope'], /--mutant nope is not a mutant/],
+    [['--mutant', 'nope'], /--mutant "nope" is not a mutant/],
     [['--target', 'allocator', '--mutant', 'no-coalescing'], /belongs to --target prefix-cache/],
-    [['--shard', '3/3'], /--shard 3\/3 is not I\/N/],
-    [['--workers', '0'], /--workers 0 is not an integer/],
+    [['--shard', '3/3'], /--shard "3\/3" is not I\/N/],
+    [['--workers', '0'], /--workers "0" is not an integer/],
     [['--kill-table', '--mutant', 'no-coalescing'], /drop --mutant/],
     [['--bogus'], /Unknown option '--bogus'/],
   ])('exits 2 on bad usage %j', (args, message) => {

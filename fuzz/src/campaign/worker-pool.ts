@@ -18,12 +18,10 @@ export class WorkerPool {
 
   constructor(readonly size: number) {
     if (size <= 1) return;
-    // Workers do not inherit the TypeScript loader: each registers it before loading the entry.
-    const tsx = import.meta.resolve('tsx/esm/api');
-    const entry = new URL('./campaign-worker.ts', import.meta.url).href;
-    const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
+    // Workers do not inherit the TypeScript loader: the boot module registers it, then loads the entry.
+    const boot = new URL('./campaign-worker-boot.mjs', import.meta.url);
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(boot, { eval: true, execArgv: process.execArgv.filter((a) => a.startsWith('--conditions')) });
+      const worker = new Worker(boot, { execArgv: process.execArgv.filter((a) => a.startsWith('--conditions')) });
       this.workers.push(worker);
       this.idle.push(worker);
     }

@@ -5,7 +5,6 @@
  * Run `pnpm fuzz --help`.
  */
 import { availableParallelism } from 'node:os';
-import { writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatShard, type Shard } from '../campaign/batch-seed.js';
@@ -15,8 +14,13 @@ import { findTarget, kFuzzTargets, kPlannedTargets, targetOfMutant, type FuzzTar
 import { failureSignature } from '../regressions/failure-signature.js';
 import { isStored, storeRegression } from '../regressions/regression-store.js';
 import { loadRegression, replayRegression } from '../regressions/replay-regression.js';
+import { inertText } from '../text/inert-text.js';
 import { formatTable } from './format-table.js';
+import { junitReport } from './junit-report.js';
+import { checkOutputPath, writeOutputFile } from './output-file.js';
 import { ProgressLine } from './progress-line.js';
+import { runMain } from './run-main.js';
+import { fastCheckSeed, kSeedMax, parseSeed, randomSeed } from './seed.js';
 import { UsageError } from './usage-error.js';
 
 const kTargetNames = kFuzzTargets.map((t) => t.name);
@@ -28,6 +32,11 @@ const kTimeSecondsMax = 86_400;
 const kKillSecondsDefault = 10;
 /** More threads than this only add contention on the machines kvfuzz targets. */
 const kWorkersMax = 64;
+/**
+ * CI variables a shard takes its campaign seed from when `--seed` is not given: each is the same
+ * for every job of one workflow run (GitHub Actions, GitLab CI), so the shards share one campaign.
+ */
+const kSeedVariables = ['KVFUZZ_SEED', 'GITHUB_RUN_ID', 'CI_PIPELINE_ID'] as const;
 
 const kHelp = `Usage: pnpm fuzz [options]
        pnpm fuzz --kill-table [--time-per-mutant S] [--json FILE]
@@ -41,8 +50,11 @@ Options:
   --target NAME         ${kTargetNames.join(' | ')} | all (default all); gpu-kernels
                         runs on the WebGPU adapter (lavapipe will do), one device per worker
   --time SECONDS        time budget for the whole campaign (default ${kTimeSecondsDefault})
-  --seed N              campaign seed (default: random; printed either way)
-  --shard I/N           run batches I, I+N, I+2N, … so N jobs cover disjoint work (default 0/1)
+  --seed N              campaign seed, an integer in [0, ${kSeedMax}] (default: random;
+                        printed either way)
+  --shard I/N           run batches I, I+N, I+2N, … so N jobs cover disjoint work (default 0/1);
+                        needs --seed, or one of ${kSeedVariables.join(', ')} set (the first set
+                        one is the seed), so every shard runs the same campaign
   --workers N           worker threads (default: the machine's cores)
   --mutant NAME         run a planted bug's model against it (see --list); nothing is stored
   --json FILE           write campaign statistics as JSON
@@ -54,10 +66,11 @@ Options:
   --time-per-mutant S   kill-table budget per planted bug (default ${kKillSecondsDefault})
   --replay FILE         replay one stored regression and show its program
   --list                list targets and mutants, then exit
+  --debug               show where an unexpected error came from
   -h, --help            this text
 
 Exit status: 0 nothing failed, 1 a failure was found (or a mutant survived, or a replay still
-fails), 2 bad usage.`;
+fails), 2 bad usage, a bad file, or an error that kept the run from finishing.`;
 
 interface CliOptions {
   readonly action: 'campaign' | 'kill-table' | 'replay';
@@ -65,9 +78,12 @@ interface CliOptions {
   readonly timeSeconds: number;
   readonly timePerMutantSeconds: number;
   readonly seed: number;
+  /** Where the seed came from, when not `--seed` (printed with it). */
+  readonly seedSource: string | null;
   readonly shard: Shard;
   readonly workers: number;
   readonly mutant: string | null;
+  /** Output files, resolved and checked writable before the run. */
   readonly json: string | null;
   readonly junit: string | null;
   readonly store: boolean;
@@ -78,17 +94,31 @@ interface CliOptions {
 function seconds(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0 || value > kTimeSecondsMax) throw new UsageError(`${name} ${raw} is not a number of seconds in (0, ${kTimeSecondsMax}]`);
+  if (raw.trim() === '' || !Number.isFinite(value) || value <= 0 || value > kTimeSecondsMax) throw new UsageError(`${name} ${JSON.stringify(raw)} is not a number of seconds in (0, ${kTimeSecondsMax}]`);
   return value;
 }
 
 function parseShard(raw: string | undefined): Shard {
   if (raw === undefined) return { index: 0, count: 1 };
-  const m = /^(\d+)\/(\d+)$/.exec(raw);
+  const m = /^(\d{1,6})\/(\d{1,6})$/.exec(raw);
   const index = Number(m?.[1]);
   const count = Number(m?.[2]);
-  if (m === null || count < 1 || index >= count) throw new UsageError(`--shard ${raw} is not I/N with 0 ≤ I < N`);
+  if (m === null || count < 1 || index >= count) throw new UsageError(`--shard ${JSON.stringify(raw)} is not I/N with 0 ≤ I < N ≤ 999999`);
   return { index, count };
+}
+
+/**
+ * The campaign seed: `--seed`, else (for a shard, whose siblings must share it) the first CI
+ * variable of `kSeedVariables` that is set, else a random one. Printed either way.
+ */
+function campaignSeed(raw: string | undefined, sharded: boolean): { seed: number; source: string | null } {
+  if (raw !== undefined) return { seed: parseSeed(raw), source: null };
+  if (!sharded) return { seed: randomSeed(), source: null };
+  for (const name of kSeedVariables) {
+    const value = process.env[name];
+    if (value !== undefined && value !== '') return { seed: parseSeed(value, name), source: name };
+  }
+  throw new UsageError(`--shard needs --seed: every shard of a campaign must run the same seed (or set one of ${kSeedVariables.join(', ')})`);
 }
 
 function parseCli(argv: readonly string[]): CliOptions | 'help' | 'list' {
@@ -111,6 +141,7 @@ function parseCli(argv: readonly string[]): CliOptions | 'help' | 'list' {
         'time-per-mutant': { type: 'string' },
         replay: { type: 'string' },
         list: { type: 'boolean', default: false },
+        debug: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -128,32 +159,34 @@ function parseCli(argv: readonly string[]): CliOptions | 'help' | 'list' {
   if (target === 'all') targets = kFuzzTargets;
   else if (named !== undefined) targets = [named];
   else if (kPlannedTargets.includes(target)) throw new UsageError(`--target ${target}: that model is not built yet; available: ${kTargetNames.join(', ')}, all`);
-  else throw new UsageError(`--target ${target} is not a target; choose one of ${kTargetNames.join(', ')}, all`);
+  else throw new UsageError(`--target ${JSON.stringify(target)} is not a target; choose one of ${kTargetNames.join(', ')}, all`);
   if (v.mutant !== undefined) {
     const owner = targetOfMutant(v.mutant);
-    if (owner === undefined) throw new UsageError(`--mutant ${v.mutant} is not a mutant; --list shows them`);
+    if (owner === undefined) throw new UsageError(`--mutant ${JSON.stringify(v.mutant)} is not a mutant; --list shows them`);
     if (target !== 'all' && owner !== named) throw new UsageError(`--mutant ${v.mutant} belongs to --target ${owner.name}, not ${target}`);
     targets = [owner];
   }
-  const seed = v.seed === undefined ? (Math.random() * 0x7fffffff) | 0 : Number(v.seed);
-  if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed ${v.seed} is not an integer`);
-  const workers = v.workers === undefined ? Math.min(availableParallelism(), kWorkersMax) : Number(v.workers);
-  if (!Number.isInteger(workers) || workers < 1 || workers > kWorkersMax) throw new UsageError(`--workers ${v.workers} is not an integer in [1, ${kWorkersMax}]`);
+  const shard = parseShard(v.shard);
+  const { seed, source } = campaignSeed(v.seed, v.shard !== undefined);
+  const workers = v.workers === undefined ? Math.min(availableParallelism(), kWorkersMax) : /^\d{1,3}$/.test(v.workers) ? Number(v.workers) : Number.NaN;
+  if (!Number.isInteger(workers) || workers < 1 || workers > kWorkersMax) throw new UsageError(`--workers ${JSON.stringify(v.workers)} is not an integer in [1, ${kWorkersMax}]`);
   const action = v.replay !== undefined ? 'replay' : v['kill-table'] ? 'kill-table' : 'campaign';
   const failOn = v['fail-on'];
-  if (failOn !== 'any' && failOn !== 'new') throw new UsageError(`--fail-on ${failOn} is not any or new`);
+  if (failOn !== 'any' && failOn !== 'new') throw new UsageError(`--fail-on ${JSON.stringify(failOn)} is not any or new`);
   if (action === 'kill-table' && v.mutant !== undefined) throw new UsageError('--kill-table runs every mutant; drop --mutant');
+  if (action === 'replay' && v.replay === '') throw new UsageError('--replay needs a regression file');
   return {
     action,
     targets,
     timeSeconds: seconds('--time', v.time, kTimeSecondsDefault),
     timePerMutantSeconds: seconds('--time-per-mutant', v['time-per-mutant'], kKillSecondsDefault),
-    seed: seed | 0,
-    shard: parseShard(v.shard),
+    seed,
+    seedSource: source,
+    shard,
     workers,
     mutant: v.mutant ?? null,
-    json: v.json ?? null,
-    junit: v.junit ?? null,
+    json: v.json === undefined ? null : checkOutputPath('--json', v.json, baseDir),
+    junit: v.junit === undefined ? null : checkOutputPath('--junit', v.junit, baseDir),
     store: !v['no-store'] && v.mutant === undefined,
     failOn,
     replay: v.replay ?? null,
@@ -178,7 +211,7 @@ async function campaign(options: CliOptions): Promise<number> {
     for (const target of options.targets) {
       const label = options.mutant === null ? target.name : `${target.name} × ${options.mutant}`;
       campaigns.push(
-        await runTargetCampaign(pool, { target: target.name, mutant: options.mutant, seed: options.seed, shard: options.shard, timeMs: sliceMs }, (p) =>
+        await runTargetCampaign(pool, { target: target.name, mutant: options.mutant, seed: fastCheckSeed(options.seed), shard: options.shard, timeMs: sliceMs }, (p) =>
           progress.update(
             () => `[${label}] ${(p.elapsedMs / 1000).toFixed(1)}s/${(sliceMs / 1000).toFixed(0)}s  runs ${p.runs}  commands ${p.commands}  ${perSecond(p.commands, p.elapsedMs)} cmd/s  failures ${p.failures}`,
           ),
@@ -194,7 +227,7 @@ async function campaign(options: CliOptions): Promise<number> {
   for (const c of campaigns) {
     const f = c.failure?.report.failure;
     if (c.failure === null || f === undefined || f === null) continue;
-    process.stdout.write(`${c.failure.text}\n  (batch ${c.failure.batch} of seed ${options.seed}, batch seed ${c.failure.batchSeed})\n\n`);
+    process.stdout.write(`${inertText(c.failure.text)}\n  (batch ${c.failure.batch} of seed ${options.seed}, batch seed ${c.failure.batchSeed})\n\n`);
     const known = options.mutant === null && isStored(c.target, f.rule, f.message);
     if (!known) newFailures++;
     if (options.store) {
@@ -227,12 +260,9 @@ async function campaign(options: CliOptions): Promise<number> {
         failure: c.failure === null ? null : { ...c.failure.report.failure, batch: c.failure.batch, batchSeed: c.failure.batchSeed, signature: signatureOf(c) },
       })),
     };
-    writeFileSync(resolve(baseDir, options.json), `${JSON.stringify(json, null, 2)}\n`);
+    writeOutputFile(options.json, `${JSON.stringify(json, null, 2)}\n`);
   }
-  if (options.junit !== null) {
-    const { junitReport } = await import('./junit-report.js');
-    writeFileSync(resolve(baseDir, options.junit), junitReport(campaigns, options.seed, formatShard(options.shard)));
-  }
+  if (options.junit !== null) writeOutputFile(options.junit, junitReport(campaigns, options.seed, formatShard(options.shard)));
   const rows = campaigns.map((c) => [
     c.mutant === null ? c.target : `${c.target} × ${c.mutant}`,
     c.mode,
@@ -249,7 +279,7 @@ async function campaign(options: CliOptions): Promise<number> {
   if (stored.length > 0) process.stdout.write(`stored: ${stored.join(', ')}\n\n`);
   process.stdout.write(`${formatTable(['target', 'mode', 'runs', 'commands', 'cmd/s', 'failures', 'result'], rows)}\n\n`);
   process.stdout.write(
-    `seed ${options.seed}, shard ${formatShard(options.shard)}, ${options.workers} ${options.workers === 1 ? 'worker' : 'workers'}: ${runs} runs, ${commands} commands in ${elapsed.toFixed(1)}s; ${failures} ${failures === 1 ? 'failure' : 'failures'}\n`,
+    `seed ${options.seed}${options.seedSource === null ? '' : ` (from ${options.seedSource})`}, shard ${formatShard(options.shard)}, ${options.workers} ${options.workers === 1 ? 'worker' : 'workers'}: ${runs} runs, ${commands} commands in ${elapsed.toFixed(1)}s; ${failures} ${failures === 1 ? 'failure' : 'failures'}\n`,
   );
   if (options.failOn === 'new' && failures > newFailures) process.stdout.write(`${failures - newFailures} of the failures were already in the regression store (--fail-on new)\n`);
   return (options.failOn === 'new' ? newFailures : failures) > 0 ? 1 : 0;
@@ -262,7 +292,7 @@ async function killTable(options: CliOptions): Promise<number> {
   let done = 0;
   let rows: KillRow[];
   try {
-    rows = await runKillTable(pool, options.seed, options.timePerMutantSeconds * 1000, options.targets.map((t) => t.name), (row) => {
+    rows = await runKillTable(pool, fastCheckSeed(options.seed), options.timePerMutantSeconds * 1000, options.targets.map((t) => t.name), (row) => {
       done++;
       progress.update(() => `[kill-table] ${done}/${total}  last: ${row.mutant} ${row.killed ? 'killed' : 'SURVIVED'}`);
     });
@@ -272,7 +302,7 @@ async function killTable(options: CliOptions): Promise<number> {
   progress.done();
   const survivors = rows.filter((r) => !r.killed);
   if (options.json !== null) {
-    writeFileSync(resolve(baseDir, options.json), `${JSON.stringify({ kvfuzz: 'kill-table/1', seed: options.seed, timePerMutantSeconds: options.timePerMutantSeconds, rows }, null, 2)}\n`);
+    writeOutputFile(options.json, `${JSON.stringify({ kvfuzz: 'kill-table/1', seed: options.seed, timePerMutantSeconds: options.timePerMutantSeconds, rows }, null, 2)}\n`);
   }
   const table = rows.map((r) => [r.mutant, r.target, r.mode, r.killed ? 'yes' : 'NO', r.detectMs ?? '—', r.shrunkLength ?? '—', r.rule ?? '—']);
   process.stdout.write(`${formatTable(['mutant', 'model', 'mode', 'killed', 'ms to detect', 'shrunk length', 'caught by'], table)}\n\n`);
@@ -298,16 +328,7 @@ async function replay(options: CliOptions): Promise<number> {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  let options;
-  try {
-    options = parseCli(argv);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`pnpm fuzz: ${error.message}\n(see pnpm fuzz --help)\n`);
-      return 2;
-    }
-    throw error;
-  }
+  const options = parseCli(argv);
   if (options === 'help') {
     process.stdout.write(`${kHelp}\n`);
     return 0;
@@ -322,12 +343,11 @@ async function main(argv: readonly string[]): Promise<number> {
     return await campaign(options);
   } catch (error) {
     // The gpu-kernels target on a machine without a WebGPU adapter: a failure naming the fix, never a skip.
-    const message = (error as Error).message ?? String(error);
-    const noAdapter = /No WebGPU adapter: .*$/m.exec(message);
+    const noAdapter = error instanceof Error ? /No WebGPU adapter: .*$/m.exec(error.message) : null;
     if (noAdapter === null) throw error;
     process.stderr.write(`pnpm fuzz: the gpu-kernels target needs a WebGPU adapter. ${noAdapter[0]}\n`);
     return 1;
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+await runMain('pnpm fuzz', main);

@@ -1,6 +1,6 @@
 import { BadInput } from '../bad-input.js';
 import { describeThrown } from '../text/describe-thrown.js';
-import { inertText } from '../text/inert-text.js';
+import { inertLine, inertText } from '../text/inert-text.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -16,8 +16,9 @@ export async function runMain(command: string, main: (argv: readonly string[]) =
   try {
     process.exitCode = await main(argv);
   } catch (error) {
-    if (error instanceof UsageError) process.stderr.write(`${command}: ${inertText(error.message)}\n(see ${command} --help)\n`);
-    else if (error instanceof BadInput) process.stderr.write(`${command}: ${inertText(error.message)}\n`);
+    // Node's parseArgs explains over several lines; the usage line stays one.
+    if (error instanceof UsageError) process.stderr.write(`${command}: ${inertLine(error.message.replace(/\s*\n\s*/g, ' '), 400)} (see ${command} --help)\n`);
+    else if (error instanceof BadInput) process.stderr.write(`${command}: ${inertLine(error.message, 400)}\n`);
     else {
       process.stderr.write(`${command}: internal error: ${describeThrown(error)}${debug ? '' : ' (--debug shows where)'}\n`);
       if (debug && error instanceof Error && error.stack !== undefined) process.stderr.write(`${inertText(error.stack)}\n`);
