@@ -95,7 +95,7 @@ function main() {
     for (const dir of packageDirs(opts.root)) {
       const info = pkgInfo(dir);
       const reportDir = join(dir, REPORT_DIR);
-      // A package may run vitest more than once (fuzz replays its regression store first).
+      // A package may run vitest more than once, each run writing its own report.
       const files = existsSync(reportDir) ? readdirSync(reportDir).filter((f) => f.endsWith('.json')).sort() : [];
       for (const f of files) reports.push({ file: join(reportDir, f), name: files.length === 1 ? info.name : `${info.name} (${f})` });
       if (files.length === 0 && info.hasTest) notes.push(`${info.name}: has a test script but wrote no report in ${REPORT_DIR}/`);

@@ -1,20 +1,24 @@
+import type { z } from 'zod';
 import { findAllocatorMutant, kAllocatorMutants } from '../mutants/allocator/catalogue.js';
 import { findPrefixCacheMutant, kPrefixCacheMutants } from '../mutants/prefix-cache/catalogue.js';
-import { parseAllocatorProgram } from './models/allocator/program.js';
+import { BadInput } from './bad-input.js';
+import { decodeAllocatorCommands } from './models/allocator/program.js';
 import { allocatorModelSpec, formatAllocatorFailure, runAllocatorModel } from './models/allocator/run-allocator-model.js';
-import type { AllocatorGeometry } from './models/allocator/geometry.js';
-import type { PrefixGeometry } from './models/prefix-cache/geometry.js';
+import { allocatorGeometrySchema, type AllocatorGeometry } from './models/allocator/geometry.js';
+import type { CommandData, DataCommand } from './models/command-data.js';
+import { prefixGeometrySchema, type PrefixGeometry } from './models/prefix-cache/geometry.js';
 import { findHostPoolMutant, kHostPoolMutants } from '../mutants/host-pool/catalogue.js';
-import type { HiCacheGeometry } from './models/hicache/hicache-geometry.js';
-import { parseTwoTierProgram } from './models/hicache/hicache-program.js';
+import { hiCacheGeometrySchema, type HiCacheGeometry } from './models/hicache/hicache-geometry.js';
+import { decodeTwoTierCommands } from './models/hicache/hicache-program.js';
 import { formatTwoTierFailure, runTwoTierModel, twoTierModelSpec } from './models/hicache/run-hicache-model.js';
-import { parsePrefixProgram } from './models/prefix-cache/prefix-program.js';
+import { decodePrefixCommands } from './models/prefix-cache/prefix-program.js';
 import { formatPrefixFailure, prefixModelSpec, runPrefixModel } from './models/prefix-cache/run-prefix-model.js';
 import { runProgram, type CampaignOptions, type ModelRunReport } from './models/run-model.js';
 import { findGpuKernelMutant, kGpuKernelMutants } from '../mutants/gpu-kernels/catalogue.js';
-import type { GpuKernelsGeometry } from './models/gpu-kernels/gpu-geometry.js';
-import { parseGpuProgram } from './models/gpu-kernels/gpu-program.js';
+import { gpuGeometrySchema, type GpuKernelsGeometry } from './models/gpu-kernels/gpu-geometry.js';
+import { decodeGpuCommands } from './models/gpu-kernels/gpu-program.js';
 import { formatGpuKernelsFailure, runGpuKernelsModel, runGpuKernelsProgram } from './models/gpu-kernels/run-gpu-model.js';
+import { describeZodIssue } from './text/describe-zod-issue.js';
 
 /** A planted bug as the CLI lists it. */
 export interface MutantInfo {
@@ -30,6 +34,23 @@ export interface TargetRun {
   readonly mode: 'contract' | 'exact';
 }
 
+/** A stored program checked and rebuilt from its data: ready to replay against the reference. */
+export interface DecodedProgram {
+  /** The geometry, checked against the target's geometry schema. */
+  readonly geometry: unknown;
+  /** The commands rebuilt by the target's codec; each prints itself for people. */
+  readonly commands: readonly DataCommand[];
+  /** Runs the commands on the reference and drains; throws (or rejects with) what the oracle finds. */
+  replay(): void | Promise<void>;
+}
+
+/** A stored geometry checked against a target's schema. */
+function checkGeometry<G>(schema: z.ZodType<G>, geometry: unknown): G {
+  const parsed = schema.safeParse(geometry);
+  if (!parsed.success) throw new BadInput(describeZodIssue(parsed.error, 'geometry'));
+  return parsed.data;
+}
+
 /**
  * One fuzz target: a model, its planted bugs, and how to run and print it. A synchronous model
  * answers at once; a model whose commands await (the GPU) answers with a promise.
@@ -40,8 +61,14 @@ export interface FuzzTarget {
   /** Runs a campaign against the reference, or against the named mutant. */
   run(options: CampaignOptions, mutant: string | null): TargetRun | Promise<TargetRun>;
   formatFailure(report: ModelRunReport<unknown>): string;
-  /** Runs a printed program against the reference; throws (or rejects with) what the oracle finds. */
-  replayProgram(geometry: unknown, program: readonly string[]): void | Promise<void>;
+  /**
+   * Checks a stored geometry and program (data, never code) and rebuilds the commands; nothing
+   * runs until `replay()`.
+   *
+   * @throws BadInput naming the problem: a geometry out of the model's ranges, an unknown command
+   *   (with its index), arguments of the wrong type or out of range.
+   */
+  decode(geometry: unknown, commands: readonly CommandData[]): DecodedProgram;
 }
 
 const allocatorTarget: FuzzTarget = {
@@ -53,7 +80,11 @@ const allocatorTarget: FuzzTarget = {
     return { mode, report: runAllocatorModel({ ...options, mode, ...(mutant !== undefined ? { provider: mutant.provider } : {}) }) };
   },
   formatFailure: (report) => formatAllocatorFailure(report as ModelRunReport<AllocatorGeometry>),
-  replayProgram: (geometry, program) => void runProgram(allocatorModelSpec(), geometry as AllocatorGeometry, parseAllocatorProgram(program)),
+  decode(geometry, commands) {
+    const g = checkGeometry(allocatorGeometrySchema, geometry);
+    const program = decodeAllocatorCommands(commands);
+    return { geometry: g, commands: program, replay: () => void runProgram(allocatorModelSpec(), g, program) };
+  },
 };
 
 const prefixCacheTarget: FuzzTarget = {
@@ -64,7 +95,11 @@ const prefixCacheTarget: FuzzTarget = {
     return { mode: 'contract', report: runPrefixModel({ ...options, ...(mutant !== undefined ? { cache: mutant.create, geometry: mutant.geometry } : {}) }) };
   },
   formatFailure: (report) => formatPrefixFailure(report as ModelRunReport<PrefixGeometry>),
-  replayProgram: (geometry, program) => void runProgram(prefixModelSpec(), geometry as PrefixGeometry, parsePrefixProgram(program)),
+  decode(geometry, commands) {
+    const g = checkGeometry(prefixGeometrySchema, geometry);
+    const program = decodePrefixCommands(commands);
+    return { geometry: g, commands: program, replay: () => void runProgram(prefixModelSpec(), g, program) };
+  },
 };
 
 const hostPoolTarget: FuzzTarget = {
@@ -75,7 +110,11 @@ const hostPoolTarget: FuzzTarget = {
     return { mode: 'contract', report: runTwoTierModel({ ...options, ...(mutant !== undefined ? { factories: mutant.factories, geometry: mutant.geometry } : {}) }) };
   },
   formatFailure: (report) => formatTwoTierFailure(report as ModelRunReport<HiCacheGeometry>),
-  replayProgram: (geometry, program) => void runProgram(twoTierModelSpec(), geometry as HiCacheGeometry, parseTwoTierProgram(program)),
+  decode(geometry, commands) {
+    const g = checkGeometry(hiCacheGeometrySchema, geometry);
+    const program = decodeTwoTierCommands(commands);
+    return { geometry: g, commands: program, replay: () => void runProgram(twoTierModelSpec(), g, program) };
+  },
 };
 
 /**
@@ -91,7 +130,11 @@ const gpuKernelsTarget: FuzzTarget = {
     return { mode: 'exact', report: await runGpuKernelsModel({ ...options, bug }) };
   },
   formatFailure: (report) => formatGpuKernelsFailure(report as ModelRunReport<GpuKernelsGeometry>),
-  replayProgram: async (geometry, program) => void (await runGpuKernelsProgram(geometry as GpuKernelsGeometry, parseGpuProgram(program))),
+  decode(geometry, commands) {
+    const g = checkGeometry(gpuGeometrySchema, geometry);
+    const program = decodeGpuCommands(commands);
+    return { geometry: g, commands: program, replay: async () => void (await runGpuKernelsProgram(g, program)) };
+  },
 };
 
 /** Every model that exists, in the order `--target all` runs them. */

@@ -2,6 +2,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { alloc, freeRow } from '../src/models/allocator/program.js';
+import { storeRegression } from '../src/regressions/regression-store.js';
+import { failureReport } from './support/failure-report.js';
 import { runCli } from './support/run-cli.js';
 
 const fuzz = (...args: string[]) => runCli('fuzz.ts', args);
@@ -128,25 +131,15 @@ describe('fuzz:cli,gpu-kernels', () => {
 });
 
 describe('fuzz:cli,replay', () => {
-  it('replays a stored regression: exit 0 once it runs clean, 1 while it still fails', async () => {
-    const { storeRegression } = await import('../src/regressions/regression-store.js');
+  it('replays a stored regression: exit 0 once it runs clean, 1 while it still fails', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kvfuzz-replay-'));
-    const report = (program: string[], message: string) => ({
-      failed: true,
-      interrupted: false,
-      runs: 1,
-      commands: 2,
-      elapsedMs: 1,
-      seed: 5,
-      detectMs: 1,
-      failure: { path: '0:0', geometry: { kernelPageSize: 2, dcpSize: 1, poolPages: 3, needSort: false, checks: true }, program, errorName: 'LedgerViolation', message, rule: 'leak' },
-    });
-    const clean = storeRegression('allocator', report(['alloc(4)', 'freeRow(0)'], 'fixed'), { seed: 5, batch: 0, shard: '0/1' }, dir);
+    const geometry = { kernelPageSize: 2, dcpSize: 1, poolPages: 3, needSort: false, checks: true };
+    const clean = storeRegression('allocator', failureReport([alloc(4), freeRow(0)], geometry, 'fixed'), { seed: 5, batch: 0, shard: '0/1' }, dir);
     const ok = fuzz('--replay', clean.file);
     expect(ok.status, ok.stdout + ok.stderr).toBe(0);
-    expect(ok.stdout).toContain('alloc(4),');
-    expect(ok.stdout).toMatch(/passes: the program runs clean/);
-    const broken = storeRegression('allocator', report(['alloc(3)'], 'broken'), { seed: 5, batch: 1, shard: '0/1' }, dir);
+    expect(ok.stdout).toContain('    alloc(4),\n    freeRow(0),\n');
+    expect(ok.stdout).toMatch(/^fixed: the program runs clean$/m);
+    const broken = storeRegression('allocator', failureReport([alloc(3)], geometry, 'broken'), { seed: 5, batch: 1, shard: '0/1' }, dir);
     const bad = fuzz('--replay', broken.file);
     expect(bad.status).toBe(1);
     expect(bad.stdout).toMatch(/still fails: ArgumentError: alloc size 3 is not a multiple of the page size 2/);

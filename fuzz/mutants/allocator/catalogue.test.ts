@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LedgerViolation } from '../../src/ledger/ledger-violation.js';
-import { parseAllocatorProgram } from '../../src/models/allocator/program.js';
+import { decodeAllocatorCommands } from '../../src/models/allocator/program.js';
 import { formatAllocatorFailure as formatFailure, runAllocatorModel, runAllocatorProgram } from '../../src/models/allocator/run-allocator-model.js';
 import { kAllocatorMutants } from './catalogue.js';
 
@@ -22,10 +22,10 @@ describe('fuzz:mutants,allocator', () => {
     expect(report.detectMs ?? Infinity, where).toBeLessThan(kDetectMsMax);
     expect(report.failure?.errorName, where).toBe('LedgerViolation');
 
-    // The shrunk program, printed as code, replays the failure on its own.
+    // The shrunk program, decoded from its data, replays the failure on its own.
     const failure = report.failure;
     if (failure === null) return;
-    const replay = () => runAllocatorProgram(failure.geometry, parseAllocatorProgram(failure.program), mutant.provider, mutant.mode === 'exact');
+    const replay = () => runAllocatorProgram(failure.geometry, decodeAllocatorCommands(failure.commands), mutant.provider, mutant.mode === 'exact');
     expect(replay, where).toThrow(LedgerViolation);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LedgerViolation } from '../../src/ledger/ledger-violation.js';
-import { parseGpuProgram } from '../../src/models/gpu-kernels/gpu-program.js';
+import { decodeGpuCommands } from '../../src/models/gpu-kernels/gpu-program.js';
 import { formatGpuKernelsFailure, runGpuKernelsModel, runGpuKernelsProgram } from '../../src/models/gpu-kernels/run-gpu-model.js';
 import { kGpuKernelMutants } from './catalogue.js';
 
@@ -24,10 +24,10 @@ describe('fuzz:mutants,gpu-kernels', () => {
     expect(report.detectMs ?? Infinity, where).toBeLessThan(kDetectMsMax);
     expect(report.failure?.errorName, where).toBe('LedgerViolation');
 
-    // The shrunk program, printed as code, replays the failure on its own — and runs clean on the correct kernels.
+    // The shrunk program, decoded from its data, replays the failure on its own — and runs clean on the correct kernels.
     const failure = report.failure;
     if (failure === null) return;
-    await expect(runGpuKernelsProgram(failure.geometry, parseGpuProgram(failure.program), mutant.name), where).rejects.toThrow(LedgerViolation);
-    await expect(runGpuKernelsProgram(failure.geometry, parseGpuProgram(failure.program)), where).resolves.toBeDefined();
+    await expect(runGpuKernelsProgram(failure.geometry, decodeGpuCommands(failure.commands), mutant.name), where).rejects.toThrow(LedgerViolation);
+    await expect(runGpuKernelsProgram(failure.geometry, decodeGpuCommands(failure.commands)), where).resolves.toBeDefined();
   });
 });

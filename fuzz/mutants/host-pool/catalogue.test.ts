@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTwoTierProgram } from '../../src/models/hicache/hicache-program.js';
+import { decodeTwoTierCommands } from '../../src/models/hicache/hicache-program.js';
 import { formatTwoTierFailure, runTwoTierModel, runTwoTierProgram } from '../../src/models/hicache/run-hicache-model.js';
 import { kHostPoolMutants } from './catalogue.js';
 
@@ -18,6 +18,6 @@ describe('fuzz:mutants,host-pool', () => {
     expect(report.detectMs ?? Infinity, where).toBeLessThan(kDetectMsMax);
     const failure = report.failure;
     if (failure === null) return;
-    expect(() => runTwoTierProgram(failure.geometry, parseTwoTierProgram(failure.program), mutant.factories), where).toThrow();
+    expect(() => runTwoTierProgram(failure.geometry, decodeTwoTierCommands(failure.commands), mutant.factories), where).toThrow();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePrefixProgram } from '../../src/models/prefix-cache/prefix-program.js';
+import { decodePrefixCommands } from '../../src/models/prefix-cache/prefix-program.js';
 import { formatPrefixFailure, runPrefixModel, runPrefixProgram } from '../../src/models/prefix-cache/run-prefix-model.js';
 import { kPrefixCacheMutants } from './catalogue.js';
 
@@ -20,7 +20,7 @@ describe('fuzz:mutants,prefix-cache', () => {
     expect(report.detectMs ?? Infinity, where).toBeLessThan(kDetectMsMax);
     const failure = report.failure;
     if (failure === null) return;
-    // The shrunk program, printed as code, replays the failure on its own.
-    expect(() => runPrefixProgram(failure.geometry, parsePrefixProgram(failure.program), mutant.create), where).toThrow();
+    // The shrunk program, decoded from its data, replays the failure on its own.
+    expect(() => runPrefixProgram(failure.geometry, decodePrefixCommands(failure.commands), mutant.create), where).toThrow();
   });
 });

@@ -13,12 +13,12 @@ import { WorkerPool } from '../campaign/worker-pool.js';
 import { findTarget, kFuzzTargets, kPlannedTargets, targetOfMutant, type FuzzTarget } from '../fuzz-targets.js';
 import { failureSignature } from '../regressions/failure-signature.js';
 import { isStored, storeRegression } from '../regressions/regression-store.js';
-import { loadRegression, replayRegression } from '../regressions/replay-regression.js';
 import { inertText } from '../text/inert-text.js';
 import { formatTable } from './format-table.js';
 import { junitReport } from './junit-report.js';
 import { checkOutputPath, writeOutputFile } from './output-file.js';
 import { ProgressLine } from './progress-line.js';
+import { replayFile } from './replay-file.js';
 import { runMain } from './run-main.js';
 import { fastCheckSeed, kSeedMax, parseSeed, randomSeed } from './seed.js';
 import { UsageError } from './usage-error.js';
@@ -44,7 +44,7 @@ const kHelp = `Usage: pnpm fuzz [options]
 
 Runs time-boxed fuzz campaigns: random geometries and command sequences against each model, the
 page ledger as the oracle, a drain at the end of every run. A failure of the reference is stored
-in fuzz/regressions/<target>/ with a Vitest file that replays it.
+in fuzz/regressions/<target>/ as data, which the test suite replays.
 
 Options:
   --target NAME         ${kTargetNames.join(' | ')} | all (default all); gpu-kernels
@@ -311,20 +311,7 @@ async function killTable(options: CliOptions): Promise<number> {
 }
 
 async function replay(options: CliOptions): Promise<number> {
-  const file = resolve(baseDir, options.replay as string);
-  const regression = loadRegression(file);
-  const target = findTarget(regression.target);
-  process.stdout.write(`${regression.target}: ${regression.errorName} — ${regression.message}\n  found ${regression.foundAt}; seed ${regression.seed}, path "${regression.path}"\n  program (${regression.program.length} commands):\n`);
-  for (const line of regression.program) process.stdout.write(`    ${line},\n`);
-  try {
-    await replayRegression(regression);
-  } catch (error) {
-    process.stdout.write(`\nstill fails: ${(error as Error).name}: ${(error as Error).message}\n`);
-    return 1;
-  }
-  const seedReplay = (await target?.run({ seed: regression.seed, path: regression.path, numRuns: 1 }, null))?.report;
-  process.stdout.write(`\npasses: the program runs clean${seedReplay === undefined ? '' : seedReplay.failed ? ', but the recorded seed and path still fail' : ', and so does the recorded seed and path'}\n`);
-  return seedReplay?.failed === true ? 1 : 0;
+  return replayFile(resolve(baseDir, options.replay as string), (text) => process.stdout.write(text));
 }
 
 async function main(argv: readonly string[]): Promise<number> {

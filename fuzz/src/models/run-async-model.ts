@@ -28,15 +28,18 @@ export async function runAsyncCampaign<G, M extends object, R>(spec: AsyncModelS
   let commands = 0;
   let runs = 0;
   const property = fc.asyncProperty(spec.arbitrary, async ([g, cmds]) => {
-    const { model, real } = await spec.setup(g);
+    let model: M | null = null;
     try {
-      await fc.asyncModelRun(() => ({ model, real }), cmds);
-      await spec.drain(model, real);
+      // Inside the try: a provider whose create breaks the contract fails the run like any command.
+      const made = await spec.setup(g);
+      model = made.model;
+      await fc.asyncModelRun(() => made, cmds);
+      await spec.drain(made.model, made.real);
     } catch (error) {
       detectMs ??= performance.now() - started;
       throw error;
     } finally {
-      if (detectMs === null) {
+      if (detectMs === null && model !== null) {
         runs++;
         commands += spec.executed(model);
         options.onRun?.(spec.executed(model));

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { hasData, type CommandData } from './command-data.js';
 
 /** What a campaign over one model found. */
 export interface ModelRunReport<G = unknown> {
@@ -13,7 +14,13 @@ export interface ModelRunReport<G = unknown> {
   readonly failure: null | {
     readonly path: string;
     readonly geometry: G;
-    /** The shrunk command sequence, one call per line, as code. */
+    /**
+     * The shrunk command sequence as data (each command's builder and arguments): what a
+     * regression file stores and a replay decodes. Empty for a model whose commands carry no data
+     * (the host contract model, which is never stored).
+     */
+    readonly commands: CommandData[];
+    /** The same sequence printed for people, one call per line (`alloc(64)`); never read back. */
     readonly program: string[];
     readonly errorName: string;
     readonly message: string;
@@ -66,18 +73,28 @@ export function checkParameters<Ts>(seed: number, options: CampaignOptions): fc.
   };
 }
 
-/** @internal A finished campaign's report: counts, and the shrunk counterexample as code (shared with the asynchronous runner). */
-export function campaignReport<G, C extends { toString(): string }>(
+/**
+ * @internal The commands of a counterexample as data: fast-check hands them over wrapped (its
+ * wrapper keeps the command as `cmd`). All or nothing, so a list is never a partial program.
+ */
+function commandsAsData(commands: readonly object[]): CommandData[] {
+  const inner = commands.map((c) => ('cmd' in c ? (c as { cmd: unknown }).cmd : c));
+  return inner.every(hasData) ? inner.map((c) => c.toData()) : [];
+}
+
+/** @internal A finished campaign's report: counts, and the shrunk counterexample as data and as text (shared with the asynchronous runner). */
+export function campaignReport<G, C extends object>(
   details: fc.RunDetails<[[G, Iterable<C>]]>,
   counts: { readonly runs: number; readonly commands: number; readonly elapsedMs: number; readonly detectMs: number | null },
 ): ModelRunReport<G> {
   const base = { ...counts, seed: details.seed, interrupted: details.interrupted };
   if (!details.failed || details.counterexample === null) return { ...base, failed: false, failure: null };
   const [g, cmds] = details.counterexample[0];
+  const list = Array.from(cmds);
   return {
     ...base,
     failed: true,
-    failure: { path: details.counterexamplePath ?? '', geometry: g, program: Array.from(cmds, (c) => c.toString()), ...describeError(details.errorInstance) },
+    failure: { path: details.counterexamplePath ?? '', geometry: g, commands: commandsAsData(list), program: list.map(String), ...describeError(details.errorInstance) },
   };
 }
 
@@ -92,15 +109,18 @@ export function runCampaign<G, M extends object, R>(spec: ModelSpec<G, M, R>, op
   let commands = 0;
   let runs = 0;
   const property = fc.property(spec.arbitrary, ([g, cmds]) => {
-    const { model, real } = spec.setup(g);
+    let model: M | null = null;
     try {
-      fc.modelRun(() => ({ model, real }), cmds);
-      spec.drain(model, real);
+      // Inside the try: a provider whose create breaks the contract fails the run like any command.
+      const made = spec.setup(g);
+      model = made.model;
+      fc.modelRun(() => made, cmds);
+      spec.drain(made.model, made.real);
     } catch (error) {
       detectMs ??= performance.now() - started;
       throw error;
     } finally {
-      if (detectMs === null) {
+      if (detectMs === null && model !== null) {
         runs++;
         commands += spec.executed(model);
         options.onRun?.(spec.executed(model));

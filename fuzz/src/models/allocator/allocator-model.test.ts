@@ -1,7 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { expectRoundTrip } from '../../../test/support/expect-round-trip.js';
+import { allocatorCommandArbitraries, commandMixArbitrary } from './allocator-commands.js';
 import { formatAllocatorFailure as formatFailure, runAllocatorModel, runAllocatorProgram } from './run-allocator-model.js';
-import { alloc, decode, extend, freeRow, freeSegments, groupBegin, groupEnd, parseAllocatorProgram } from './program.js';
-import type { AllocatorGeometry } from './geometry.js';
+import { alloc, decode, decodeAllocatorCommands, extend, freeRow, freeSegments, groupBegin, groupEnd, kAllocatorCodec, reject } from './program.js';
+import { geometryArbitrary, type AllocatorGeometry } from './geometry.js';
 
 function expectClean(report: ReturnType<typeof runAllocatorModel>, target: string): void {
   expect(report.failed, formatFailure(report, target)).toBe(false);
@@ -41,8 +44,16 @@ describe('fuzz:allocator-model', () => {
     expect(m.executed).toBe(7);
   });
 
-  it('parses printed programs back into the same commands', () => {
+  it('prints commands as before and rebuilds them from their data', () => {
+    const program = [alloc(64), extend([{ pick: null, tokens: 5 }, { pick: 3, tokens: 0 }]), reject('doubleFree', 0, 3), freeSegments(0, { keepPages: 0, cuts: [1, 0] })];
     const lines = ['alloc(64)', 'extend([{ pick: null, tokens: 5 }, { pick: 3, tokens: 0 }])', "reject('doubleFree', 0, 3)", 'freeSegments(0, { keepPages: 0, cuts: [1, 0] })'];
-    expect(parseAllocatorProgram(lines).map(String)).toEqual(lines);
+    expect(program.map(String)).toEqual(lines);
+    expect(decodeAllocatorCommands(program.map((c) => c.toData())).map(String)).toEqual(lines);
+  });
+
+  it('rebuilds every drawn command from its data (through JSON), printed the same', () => {
+    const drawn = fc.sample(fc.tuple(geometryArbitrary(), commandMixArbitrary).chain(([g, mix]) => fc.oneof(...allocatorCommandArbitraries(g, mix))), { numRuns: 3000, seed: 7 });
+    const ops = expectRoundTrip(drawn, decodeAllocatorCommands);
+    expect(ops).toEqual(new Set(Object.keys(kAllocatorCodec)));
   });
 });

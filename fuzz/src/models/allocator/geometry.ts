@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { kDcpSizes } from '@kvfuzz/allocator-core';
+import { z } from 'zod';
 import { fixedOr, poolPagesArbitrary } from '../geometry-draws.js';
 
 /** Kernel pages the models draw: the engine's common sizes from token (1) to 64. */
@@ -43,3 +44,20 @@ export function geometryArbitrary(fixed: Partial<AllocatorGeometry> = {}): fc.Ar
     checks: fixedOr(fixed.checks, fc.boolean()),
   });
 }
+
+/** One of the listed numbers (a kernel page size, a DCP size), for a stored geometry's schema. */
+export function oneOfSchema(values: readonly number[]): z.ZodType<number> {
+  return z.number().refine((v) => values.includes(v), { message: `is not one of ${values.join(', ')}` });
+}
+
+/**
+ * A stored geometry (a regression file's), checked against the ranges the model draws from, so a
+ * replay never builds a pool larger than a campaign could have.
+ */
+export const allocatorGeometrySchema: z.ZodType<AllocatorGeometry> = z.strictObject({
+  kernelPageSize: oneOfSchema(kKernelPageSizes),
+  dcpSize: oneOfSchema(kDcpSizes),
+  poolPages: z.int().min(1).max(kPoolPagesMax),
+  needSort: z.boolean(),
+  checks: z.boolean(),
+});

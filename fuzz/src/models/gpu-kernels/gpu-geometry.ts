@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { kDcpSizes } from '@kvfuzz/allocator-core';
-import { kKernelPageSizes } from '../allocator/geometry.js';
+import { z } from 'zod';
+import { kKernelPageSizes, oneOfSchema } from '../allocator/geometry.js';
 import { fixedOr, poolPagesArbitrary } from '../geometry-draws.js';
 
 /**
@@ -45,3 +46,11 @@ export function gpuGeometryArbitrary(fixed: Partial<GpuKernelsGeometry> = {}): f
     checks: fixedOr(fixed.checks, fc.boolean()),
   });
 }
+
+/** A stored lock-step geometry (a regression file's), checked against the ranges the model draws from. */
+export const gpuGeometrySchema: z.ZodType<GpuKernelsGeometry> = z.strictObject({
+  kernelPageSize: oneOfSchema(kKernelPageSizes),
+  dcpSize: oneOfSchema(kDcpSizes),
+  poolPages: z.int().min(1).max(kGpuPoolPagesMax),
+  checks: z.boolean(),
+});

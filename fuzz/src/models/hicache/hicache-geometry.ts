@@ -1,9 +1,14 @@
 import fc from 'fast-check';
-import { prefixGeometryArbitrary, type PrefixGeometry } from '../prefix-cache/geometry.js';
+import { kWritePolicies } from '@kvfuzz/host-pool';
+import { z } from 'zod';
+import { prefixGeometryArbitrary, prefixGeometryFields, type PrefixGeometry } from '../prefix-cache/geometry.js';
 import { fixedOr } from '../geometry-draws.js';
 
 /** Write policies, as the host-pool package names them. */
 export type WritePolicyName = 'write_through' | 'write_through_selective' | 'write_back';
+
+/** Largest host tier a run draws, in device pages: several times the smallest device pools. */
+export const kHostPagesMax = 48;
 
 /** A lifecycle geometry plus the host tier. */
 export interface HiCacheGeometry extends PrefixGeometry {
@@ -18,7 +23,7 @@ export function hiCacheGeometryArbitrary(fixed: Partial<HiCacheGeometry> = {}): 
   return fc
     .tuple(
       prefixGeometryArbitrary({ ...fixed, finishPath: fixed.finishPath ?? 'unified' }),
-      fixedOr(fixed.hostPages, fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 7, max: 48 }))),
+      fixedOr(fixed.hostPages, fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 7, max: kHostPagesMax }))),
       fixedOr(fixed.writePolicy, fc.constantFrom<WritePolicyName>('write_through', 'write_through_selective', 'write_back')),
       fixedOr(fixed.hostChecks, fc.constantFrom(true, true, false)),
     )
@@ -28,3 +33,11 @@ export function hiCacheGeometryArbitrary(fixed: Partial<HiCacheGeometry> = {}): 
 export function formatHiCacheGeometry(g: HiCacheGeometry): string {
   return `kernelPageSize ${g.kernelPageSize} × dcpSize ${g.dcpSize}, ${g.poolPages} device pages, host ${g.hostPages} (+1) pages, ${g.rowCount} rows, ${g.writePolicy}, hostChecks ${g.hostChecks}, needSort ${g.needSort}, checks ${g.checks}, policy ${g.evictionPolicy}, groupedFinish ${g.groupedFinish}`;
 }
+
+/** A stored two-tier geometry (a regression file's), checked against the ranges the model draws from. */
+export const hiCacheGeometrySchema: z.ZodType<HiCacheGeometry> = z.strictObject({
+  ...prefixGeometryFields,
+  hostPages: z.int().min(1).max(kHostPagesMax),
+  writePolicy: z.enum(kWritePolicies as [WritePolicyName, ...WritePolicyName[]]),
+  hostChecks: z.boolean(),
+});

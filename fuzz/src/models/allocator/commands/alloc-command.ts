@@ -2,6 +2,7 @@ import { LedgerViolation } from '../../../ledger/ledger-violation.js';
 import type { AllocatorModel, AllocatorReal } from '../allocator-model-state.js';
 import { afterCommand, mirror } from '../model-io.js';
 import type { AllocatorCommand } from './command.js';
+import { printCall, type CommandData } from '../../command-data.js';
 
 /** `alloc(needSize)` of whole pages; the result becomes a new holding (a growable row). */
 export class AllocCommand implements AllocatorCommand {
@@ -39,7 +40,11 @@ export class AllocCommand implements AllocatorCommand {
     afterCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'alloc', args: [this.needSize] };
+  }
+
   toString(): string {
-    return `alloc(${this.needSize})`;
+    return printCall(this.toData());
   }
 }

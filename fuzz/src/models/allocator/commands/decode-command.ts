@@ -3,6 +3,7 @@ import type { AllocatorModel, AllocatorReal } from '../allocator-model-state.js'
 import { afterCommand, decodeStepOf, extendRow, mirror, scribble } from '../model-io.js';
 import type { AllocatorCommand } from './command.js';
 import { resolveBatch } from './extend-command.js';
+import { printCall, type CommandData } from '../../command-data.js';
 
 /** An `allocDecode` batch: one token for each of several distinct rows, some crossing into a new page. */
 export class DecodeCommand implements AllocatorCommand {
@@ -33,7 +34,11 @@ export class DecodeCommand implements AllocatorCommand {
     afterCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'decode', args: [[...this.picks]] };
+  }
+
   toString(): string {
-    return `decode([${this.picks.map((p) => (p === null ? 'null' : String(p))).join(', ')}])`;
+    return printCall(this.toData());
   }
 }

@@ -2,6 +2,7 @@ import { LedgerViolation } from '../../../ledger/ledger-violation.js';
 import type { AllocatorModel, AllocatorReal, Holding } from '../allocator-model-state.js';
 import { afterCommand, extendRow, mirror, scribble } from '../model-io.js';
 import type { AllocatorCommand } from './command.js';
+import { printCall, type CommandData } from '../../command-data.js';
 
 /** One request of an extend batch: an existing row (`pick`) or a new one (`null`), grown by `tokens`. */
 export interface ExtendEntry {
@@ -74,10 +75,6 @@ export function runExtend(m: AllocatorModel, r: AllocatorReal, batch: ResolvedBa
   afterCommand(m, r, op);
 }
 
-function formatEntries(entries: readonly ExtendEntry[]): string {
-  return entries.map((e) => `{ pick: ${e.pick === null ? 'null' : e.pick}, tokens: ${e.tokens} }`).join(', ');
-}
-
 /** An `allocExtend` batch of 1–9 requests mixing new rows and existing ones with aligned and unaligned prefixes. */
 export class ExtendCommand implements AllocatorCommand {
   constructor(readonly entries: readonly ExtendEntry[]) {}
@@ -90,8 +87,12 @@ export class ExtendCommand implements AllocatorCommand {
     runExtend(m, r, resolveBatch(m, this.entries), this.toString());
   }
 
+  toData(): CommandData {
+    return { op: 'extend', args: [this.entries.map((e) => ({ pick: e.pick, tokens: e.tokens }))] };
+  }
+
   toString(): string {
-    return `extend([${formatEntries(this.entries)}])`;
+    return printCall(this.toData());
   }
 }
 
@@ -120,7 +121,11 @@ export class ExtendToCapacityCommand implements AllocatorCommand {
     runExtend(m, r, batch, this.toString());
   }
 
+  toData(): CommandData {
+    return { op: 'extendToCapacity', args: [{ pick: this.pick, short: this.short }] };
+  }
+
   toString(): string {
-    return `extendToCapacity({ pick: ${this.pick === null ? 'null' : this.pick}, short: ${this.short} })`;
+    return printCall(this.toData());
   }
 }

@@ -1,6 +1,7 @@
 import type { AllocatorModel, AllocatorReal } from '../allocator-model-state.js';
 import { afterCommand, giveBack, mirror, pagesOfRow, removeHolding, resolvePick, scribble } from '../model-io.js';
 import type { AllocatorCommand } from './command.js';
+import { printCall, type CommandData } from '../../command-data.js';
 
 /** Plain `free` of a whole row (every live slot, several per page): the request finished. */
 export class FreeRowCommand implements AllocatorCommand {
@@ -22,7 +23,11 @@ export class FreeRowCommand implements AllocatorCommand {
     afterCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'freeRow', args: [this.pick] };
+  }
+
   toString(): string {
-    return `freeRow(${this.pick})`;
+    return printCall(this.toData());
   }
 }

@@ -2,6 +2,7 @@ import type { FreeSegment } from '@kvfuzz/allocator-core';
 import type { AllocatorModel, AllocatorReal } from '../allocator-model-state.js';
 import { afterCommand, giveBack, mirror, pagesOfRow, removeHolding, resolvePick, scribble } from '../model-io.js';
 import type { AllocatorCommand } from './command.js';
+import { printCall, type CommandData } from '../../command-data.js';
 
 /**
  * `freeSegments` of a row's tail from page `keepPages` on, split at page-aligned cuts (`cuts[i]`
@@ -49,7 +50,11 @@ export class FreeSegmentsCommand implements AllocatorCommand {
     afterCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'freeSegments', args: [this.pick, { keepPages: this.keepPages, cuts: [...this.cuts] }] };
+  }
+
   toString(): string {
-    return `freeSegments(${this.pick}, { keepPages: ${this.keepPages}, cuts: [${this.cuts.join(', ')}] })`;
+    return printCall(this.toData());
   }
 }

@@ -1,6 +1,7 @@
 import type { AllocatorModel, AllocatorReal } from '../allocator-model-state.js';
 import { afterCommand, giveBack, mirror, pagesOfRow, removeHolding, resolvePick, scribble } from '../model-io.js';
 import type { AllocatorCommand } from './command.js';
+import { printCall, type CommandData } from '../../command-data.js';
 
 /**
  * Plain `free` of a random subset of a row's pages, passing one or all slots of each and the pages
@@ -40,7 +41,11 @@ export class FreeSubsetCommand implements AllocatorCommand {
     afterCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'freeSubset', args: [this.pick, [...this.mask], { oneSlotPerPage: this.oneSlotPerPage }] };
+  }
+
   toString(): string {
-    return `freeSubset(${this.pick}, [${this.mask.join(', ')}], { oneSlotPerPage: ${this.oneSlotPerPage} })`;
+    return printCall(this.toData());
   }
 }

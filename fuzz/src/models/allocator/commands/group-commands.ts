@@ -1,6 +1,7 @@
 import type { AllocatorModel, AllocatorReal } from '../allocator-model-state.js';
 import { afterCommand, mirror } from '../model-io.js';
 import type { AllocatorCommand } from './command.js';
+import { printCall, type CommandData } from '../../command-data.js';
 
 /** `freeGroupBegin()`: frees are deferred until the group ends. */
 export class GroupBeginCommand implements AllocatorCommand {
@@ -14,8 +15,12 @@ export class GroupBeginCommand implements AllocatorCommand {
     afterCommand(m, r, this.toString());
   }
 
+  toData(): CommandData {
+    return { op: 'groupBegin', args: [] };
+  }
+
   toString(): string {
-    return 'groupBegin()';
+    return printCall(this.toData());
   }
 }
 
@@ -32,7 +37,11 @@ export class GroupEndCommand implements AllocatorCommand {
     afterCommand(m, r, this.toString());
   }
 
+  toData(): CommandData {
+    return { op: 'groupEnd', args: [] };
+  }
+
   toString(): string {
-    return 'groupEnd()';
+    return printCall(this.toData());
   }
 }

@@ -3,6 +3,7 @@ import { kLedgerFree, kLedgerQueued } from '../../../ledger/page-ledger.js';
 import type { AllocatorModel, AllocatorReal, Holding } from '../allocator-model-state.js';
 import { afterCommand, expectRejected } from '../model-io.js';
 import type { AllocatorCommand } from './command.js';
+import { printCall, type CommandData } from '../../command-data.js';
 
 /** A bad call the contract says must throw and change nothing. */
 interface RejectKind {
@@ -160,7 +161,11 @@ export class RejectCommand implements AllocatorCommand {
     afterCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'reject', args: [this.kind, this.pick, this.n] };
+  }
+
   toString(): string {
-    return `reject('${this.kind}', ${this.pick}, ${this.n})`;
+    return printCall(this.toData());
   }
 }

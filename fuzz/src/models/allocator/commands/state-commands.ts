@@ -1,6 +1,7 @@
 import { cloneLive, type AllocatorModel, type AllocatorReal } from '../allocator-model-state.js';
 import { afterCommand, mirror } from '../model-io.js';
 import type { AllocatorCommand } from './command.js';
+import { printCall, type CommandData } from '../../command-data.js';
 
 /** `backupState()`: the model remembers what it knew alongside the snapshot. */
 export class BackupCommand implements AllocatorCommand {
@@ -15,8 +16,12 @@ export class BackupCommand implements AllocatorCommand {
     afterCommand(m, r, this.toString());
   }
 
+  toData(): CommandData {
+    return { op: 'backup', args: [] };
+  }
+
   toString(): string {
-    return 'backup()';
+    return printCall(this.toData());
   }
 }
 
@@ -36,8 +41,12 @@ export class RestoreCommand implements AllocatorCommand {
     afterCommand(m, r, this.toString());
   }
 
+  toData(): CommandData {
+    return { op: 'restore', args: [] };
+  }
+
   toString(): string {
-    return 'restore()';
+    return printCall(this.toData());
   }
 }
 
@@ -55,7 +64,11 @@ export class ClearCommand implements AllocatorCommand {
     afterCommand(m, r, this.toString());
   }
 
+  toData(): CommandData {
+    return { op: 'clear', args: [] };
+  }
+
   toString(): string {
-    return 'clear()';
+    return printCall(this.toData());
   }
 }

@@ -4,6 +4,7 @@ import { afterGpuCommand, freeListOf, resolveRequests } from '../gpu-model-io.js
 import type { GpuKernelsModel, GpuKernelsReal } from '../gpu-model-state.js';
 import { expectSamePlan } from '../lockstep-check.js';
 import type { GpuKernelsCommand } from './gpu-command.js';
+import { printCall, type CommandData } from '../../command-data.js';
 
 /**
  * A decode step: one token for each of several distinct rows (new rows start at length 1), some
@@ -43,7 +44,11 @@ export class GpuDecodeCommand implements GpuKernelsCommand {
     afterGpuCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'decode', args: [[...this.picks]] };
+  }
+
   toString(): string {
-    return `decode([${this.picks.map((p) => (p === null ? 'null' : String(p))).join(', ')}])`;
+    return printCall(this.toData());
   }
 }

@@ -5,6 +5,7 @@ import { afterGpuCommand, freeListOf, resolveRequests, type BatchEntry, type Res
 import type { GpuKernelsModel, GpuKernelsReal } from '../gpu-model-state.js';
 import { expectSamePlan } from '../lockstep-check.js';
 import type { GpuKernelsCommand } from './gpu-command.js';
+import { printCall, type CommandData } from '../../command-data.js';
 
 /**
  * Runs one extend batch on both sides: the CPU allocator's `allocExtend` and the GPU
@@ -64,10 +65,6 @@ export async function runLockstepExtend(m: GpuKernelsModel, r: GpuKernelsReal, b
   }
 }
 
-function formatEntries(entries: readonly BatchEntry[]): string {
-  return entries.map((e) => `{ pick: ${e.pick === null ? 'null' : e.pick}, tokens: ${e.tokens} }`).join(', ');
-}
-
 /**
  * An extend batch of new and live rows (unaligned prefixes, zero extends, every part of the
  * layout), padded with empty requests, on the CPU and the GPU in lock-step.
@@ -88,8 +85,12 @@ export class GpuExtendCommand implements GpuKernelsCommand {
     afterGpuCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'extend', args: [this.entries.map((e) => ({ pick: e.pick, tokens: e.tokens })), { padding: this.padding }] };
+  }
+
   toString(): string {
-    return `extend([${formatEntries(this.entries)}], { padding: ${this.padding} })`;
+    return printCall(this.toData());
   }
 }
 
@@ -119,7 +120,11 @@ export class GpuExtendToCapacityCommand implements GpuKernelsCommand {
     afterGpuCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'extendToCapacity', args: [{ pick: this.pick, short: this.short }] };
+  }
+
   toString(): string {
-    return `extendToCapacity({ pick: ${this.pick === null ? 'null' : this.pick}, short: ${this.short} })`;
+    return printCall(this.toData());
   }
 }

@@ -5,6 +5,7 @@ import { pagesOfRow, scribble } from '../../allocator/model-io.js';
 import { afterGpuCommand, heldPages } from '../gpu-model-io.js';
 import type { GpuKernelsModel, GpuKernelsReal } from '../gpu-model-state.js';
 import type { GpuKernelsCommand } from './gpu-command.js';
+import { printCall, type CommandData } from '../../command-data.js';
 
 /** A page nobody holds, planted in a GPU free batch: the checked kernel must report it, never free it. */
 export type ForeignPage = 'none' | 'free-page' | 'page-zero' | 'past-end';
@@ -84,7 +85,11 @@ export class GpuFinishCommand implements GpuKernelsCommand {
     afterGpuCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'finish', args: [this.pick, { again: [...this.again], foreign: this.foreign }] };
+  }
+
   toString(): string {
-    return `finish(${this.pick}, { again: [${this.again.join(', ')}], foreign: '${this.foreign}' })`;
+    return printCall(this.toData());
   }
 }

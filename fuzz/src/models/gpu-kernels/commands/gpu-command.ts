@@ -1,5 +1,9 @@
 import type fc from 'fast-check';
+import type { DataCommand } from '../../command-data.js';
 import type { GpuKernelsModel, GpuKernelsReal } from '../gpu-model-state.js';
 
-/** Every lock-step command: immutable drawn data, a pure `check`, an awaited `run`, and `toString` as code. */
-export type GpuKernelsCommand = fc.AsyncCommand<GpuKernelsModel, GpuKernelsReal>;
+/**
+ * Every lock-step command: immutable drawn data, a pure `check`, an awaited `run`, `toData` (its
+ * builder in `gpu-program.ts` and the arguments), and `toString`, the same call printed for people.
+ */
+export type GpuKernelsCommand = fc.AsyncCommand<GpuKernelsModel, GpuKernelsReal> & DataCommand;

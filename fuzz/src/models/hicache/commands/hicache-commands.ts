@@ -5,9 +5,10 @@ import { sharedToken } from '../../prefix-cache/prompts.js';
 import { hiCacheOf } from '../hicache-checks.js';
 import type { HiModel, HiReal } from '../hicache-state.js';
 import type fc from 'fast-check';
+import { printCall, type CommandData, type DataCommand } from '../../command-data.js';
 
-/** A HiCache command over the two-tier model. */
-export type HiCommand = fc.Command<HiModel, HiReal>;
+/** A HiCache command over the two-tier model, with its data (its builder in `hicache-program.ts`). */
+export type HiCommand = fc.Command<HiModel, HiReal> & DataCommand;
 
 /** The first `tokens` tokens of shared prefix `prefix` (what earlier admissions cached). */
 function sharedPrompt(prefix: number, tokens: number): number[] {
@@ -30,8 +31,12 @@ export class HitCommand implements HiCommand {
     afterPrefixCommand(m, r, this.toString());
   }
 
+  toData(): CommandData {
+    return { op: 'hit', args: [this.prefix, this.tokens] };
+  }
+
   toString(): string {
-    return `hit(${this.prefix}, ${this.tokens})`;
+    return printCall(this.toData());
   }
 }
 
@@ -48,8 +53,12 @@ export class EvictHostCommand implements HiCommand {
     afterPrefixCommand(m, r, this.toString());
   }
 
+  toData(): CommandData {
+    return { op: 'evictHost', args: [this.tokens] };
+  }
+
   toString(): string {
-    return `evictHost(${this.tokens})`;
+    return printCall(this.toData());
   }
 }
 
@@ -72,8 +81,12 @@ export class LoadBackCommand implements HiCommand {
     afterPrefixCommand(m, r, this.toString());
   }
 
+  toData(): CommandData {
+    return { op: 'loadBack', args: [this.prefix, this.tokens, this.quotaTokens] };
+  }
+
   toString(): string {
-    return `loadBack(${this.prefix}, ${this.tokens}, ${this.quotaTokens})`;
+    return printCall(this.toData());
   }
 }
 
@@ -96,8 +109,12 @@ export class AckCommand implements HiCommand {
     afterPrefixCommand(m, r, this.toString());
   }
 
+  toData(): CommandData {
+    return { op: 'ack', args: [this.pick] };
+  }
+
   toString(): string {
-    return `ack(${this.pick})`;
+    return printCall(this.toData());
   }
 }
 
@@ -117,8 +134,12 @@ export class ClearAllCommand implements HiCommand {
     afterPrefixCommand(m, r, this.toString());
   }
 
+  toData(): CommandData {
+    return { op: 'clearAll', args: [] };
+  }
+
   toString(): string {
-    return 'clearAll()';
+    return printCall(this.toData());
   }
 }
 
@@ -147,8 +168,12 @@ export class HostDoubleFreeCommand implements HiCommand {
     afterPrefixCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'hostDoubleFree', args: [this.n] };
+  }
+
   toString(): string {
-    return `hostDoubleFree(${this.n})`;
+    return printCall(this.toData());
   }
 }
 
@@ -189,7 +214,11 @@ export class RoundTripCommand implements HiCommand {
     afterPrefixCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'roundTrip', args: [this.prefix, this.tokens, this.quotaTokens] };
+  }
+
   toString(): string {
-    return `roundTrip(${this.prefix}, ${this.tokens}, ${this.quotaTokens})`;
+    return printCall(this.toData());
   }
 }

@@ -1,9 +1,9 @@
 import type { PrefixModel, PrefixReal } from '../prefix-model-state.js';
 import { afterPrefixCommand } from '../prefix-model-io.js';
-import type { CapSpec } from './cap-spec.js';
-import { formatCap, resolveCap } from './cap-spec.js';
+import { capData, resolveCap, type CapSpec } from './cap-spec.js';
 import type { PrefixCommand } from './command.js';
-import { admit, finish, formatShape, prefillChunk, type PromptShape } from './lifecycle.js';
+import { admit, finish, prefillChunk, shapeData, type PromptShape } from './lifecycle.js';
+import { printCall, type CommandData } from '../../command-data.js';
 
 /** A new request whose prompt starts with a shared prefix (radix hits, splits, duplicate frees). */
 export class AdmitCommand implements PrefixCommand {
@@ -18,8 +18,12 @@ export class AdmitCommand implements PrefixCommand {
     afterPrefixCommand(m, r, this.toString());
   }
 
+  toData(): CommandData {
+    return { op: 'admit', args: [shapeData(this.shape)] };
+  }
+
   toString(): string {
-    return `admit({ ${formatShape(this.shape)} })`;
+    return printCall(this.toData());
   }
 }
 
@@ -52,7 +56,11 @@ export class BurstCommand implements PrefixCommand {
     afterPrefixCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'burst', args: [shapeData(this.shape), this.count, capData(this.cap)] };
+  }
+
   toString(): string {
-    return `burst({ ${formatShape(this.shape)} }, ${this.count}, ${formatCap(this.cap)})`;
+    return printCall(this.toData());
   }
 }

@@ -2,6 +2,7 @@ import { LedgerViolation } from '../../../ledger/ledger-violation.js';
 import type { PrefixModel, PrefixReal } from '../prefix-model-state.js';
 import { afterPrefixCommand, inDecode, liveAt } from '../prefix-model-io.js';
 import type { PrefixCommand } from './command.js';
+import { printCall, type CommandData } from '../../command-data.js';
 
 /** Sliding-window eviction for a decoding request: its SWA floor may only move up, page by page. */
 export class SwaCommand implements PrefixCommand {
@@ -25,8 +26,12 @@ export class SwaCommand implements PrefixCommand {
     afterPrefixCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'swa', args: [this.pick, this.windowTokens] };
+  }
+
   toString(): string {
-    return `swa(${this.pick}, ${this.windowTokens})`;
+    return printCall(this.toData());
   }
 }
 
@@ -43,8 +48,12 @@ export class EvictCommand implements PrefixCommand {
     afterPrefixCommand(m, r, this.toString());
   }
 
+  toData(): CommandData {
+    return { op: 'evict', args: [this.tokens] };
+  }
+
   toString(): string {
-    return `evict(${this.tokens})`;
+    return printCall(this.toData());
   }
 }
 
@@ -66,8 +75,12 @@ export class LockCommand implements PrefixCommand {
     afterPrefixCommand(m, r, this.toString());
   }
 
+  toData(): CommandData {
+    return { op: 'lock', args: [this.pick] };
+  }
+
   toString(): string {
-    return `lock(${this.pick})`;
+    return printCall(this.toData());
   }
 }
 
@@ -88,7 +101,11 @@ export class UnlockCommand implements PrefixCommand {
     afterPrefixCommand(m, r, this.toString());
   }
 
+  toData(): CommandData {
+    return { op: 'unlock', args: [this.pick] };
+  }
+
   toString(): string {
-    return `unlock(${this.pick})`;
+    return printCall(this.toData());
   }
 }

@@ -13,8 +13,9 @@ export interface CapSpec {
 
 export const kCapKinds: readonly CapSpec['kind'][] = ['none', 'zero', 'page', 'kernel', 'kernel', 'kernel', 'belowProtected', 'aboveCommitted'];
 
-export function formatCap(cap: CapSpec): string {
-  return `{ cap: '${cap.kind}', n: ${cap.n} }`;
+/** A cap as its builders take it: `{ cap: 'kernel', n: 2 }`. */
+export function capData(cap: CapSpec): { readonly cap: CapSpec['kind']; readonly n: number } {
+  return { cap: cap.kind, n: cap.n };
 }
 
 export function resolveCap(cap: CapSpec, lr: LiveRequest, m: PrefixModel): number | null {

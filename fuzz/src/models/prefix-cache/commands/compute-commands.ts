@@ -2,6 +2,7 @@ import type { PrefixModel, PrefixReal, LiveRequest } from '../prefix-model-state
 import { afterPrefixCommand, checkNullIsShort, evictShortfall, inDecode, inPrefill, liveAt, writeContent } from '../prefix-model-io.js';
 import type { PrefixCommand } from './command.js';
 import { generate, prefillChunk } from './lifecycle.js';
+import { printCall, type CommandData } from '../../command-data.js';
 
 /** One chunk of a prefilling request (chunked prefill caches its progress). */
 export class PrefillCommand implements PrefixCommand {
@@ -20,8 +21,12 @@ export class PrefillCommand implements PrefixCommand {
     afterPrefixCommand(m, r, this.toString());
   }
 
+  toData(): CommandData {
+    return { op: 'prefill', args: [this.pick, this.chunk] };
+  }
+
   toString(): string {
-    return `prefill(${this.pick}, ${this.chunk})`;
+    return printCall(this.toData());
   }
 }
 
@@ -69,8 +74,12 @@ export class DecodeCommand implements PrefixCommand {
     afterPrefixCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'decode', args: [[...this.picks]] };
+  }
+
   toString(): string {
-    return `decode([${this.picks.join(', ')}])`;
+    return printCall(this.toData());
   }
 }
 
@@ -105,7 +114,11 @@ export class SpecAllocCommand implements PrefixCommand {
     afterPrefixCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'specAlloc', args: [this.pick, this.tokens] };
+  }
+
   toString(): string {
-    return `specAlloc(${this.pick}, ${this.tokens})`;
+    return printCall(this.toData());
   }
 }

@@ -16,8 +16,9 @@ export interface PromptShape {
   readonly extraKey: string | null;
 }
 
-export function formatShape(s: PromptShape): string {
-  return `prefix: ${s.prefix}, shared: ${s.shared}, own: ${s.own}, extraKey: ${s.extraKey === null ? 'null' : `'${s.extraKey}'`}`;
+/** A prompt shape as its builders take it, its fields in the printed order. */
+export function shapeData(s: PromptShape): { readonly prefix: number; readonly shared: number; readonly own: number; readonly extraKey: string | null } {
+  return { prefix: s.prefix, shared: s.shared, own: s.own, extraKey: s.extraKey };
 }
 
 /** Admits a request: match its prompt (all but the last token), lock the match, write the row. Null when no row is free. */

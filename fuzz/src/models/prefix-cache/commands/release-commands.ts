@@ -2,9 +2,10 @@ import { ceilToPage } from '@kvfuzz/allocator-core';
 import type { RowRange } from '@kvfuzz/prefix-cache';
 import type { LiveRequest, PrefixModel, PrefixReal } from '../prefix-model-state.js';
 import { afterPrefixCommand, expectRefused, liveAt } from '../prefix-model-io.js';
-import { formatCap, resolveCap, type CapSpec } from './cap-spec.js';
+import { capData, resolveCap, type CapSpec } from './cap-spec.js';
 import type { PrefixCommand } from './command.js';
 import { finish } from './lifecycle.js';
+import { printCall, type CommandData } from '../../command-data.js';
 
 /** A request finishes with a cap from the cap grid (see `finish` for the classic path's refusals). */
 export class FinishCommand implements PrefixCommand {
@@ -27,8 +28,12 @@ export class FinishCommand implements PrefixCommand {
     afterPrefixCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'finish', args: [this.pick, capData(this.cap), { insert: this.insert }] };
+  }
+
   toString(): string {
-    return `finish(${this.pick}, ${formatCap(this.cap)}, { insert: ${this.insert} })`;
+    return printCall(this.toData());
   }
 }
 
@@ -66,8 +71,12 @@ export class ReleaseTailCommand implements PrefixCommand {
     afterPrefixCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'releaseTail', args: [this.pick, [...this.cuts]] };
+  }
+
   toString(): string {
-    return `releaseTail(${this.pick}, [${this.cuts.join(', ')}])`;
+    return printCall(this.toData());
   }
 }
 
@@ -98,8 +107,12 @@ export class RejectGappedRangesCommand implements PrefixCommand {
     afterPrefixCommand(m, r, op);
   }
 
+  toData(): CommandData {
+    return { op: 'rejectGappedRanges', args: [this.pick, this.gap] };
+  }
+
   toString(): string {
-    return `rejectGappedRanges(${this.pick}, ${this.gap})`;
+    return printCall(this.toData());
   }
 }
 
