@@ -7,6 +7,8 @@ import { loadModuleProvider } from '../src/validate/module-provider.js';
 import { validateHostPoolProvider, validateProvider } from '../src/validate/validate-provider.js';
 import { HostPoolFirstFit, HostPoolNoExtraPage, HostPoolUnchecked } from '../mutants/host-pool/host-mutants.js';
 import type { HostSlotPoolConfig } from '@kvfuzz/host-pool';
+import type { DecodeBatch } from '@kvfuzz/allocator-core';
+import { delegatingProvider } from './hostile/fixtures/delegating-provider.js';
 import { findAllocatorMutant } from '../mutants/allocator/catalogue.js';
 import { runCli } from './support/run-cli.js';
 
@@ -44,11 +46,34 @@ describe('fuzz:cli,validate', () => {
     expect(validateProvider(provider, 'exact', { seed: 1, numRuns: 2_000, timeLimitMs: 5_000 }).verdict).toBe('violation');
   });
 
+  it.each([
+    ['a plain array from allocDecode', 'return-type', delegatingProvider('plain-decode', (inner) => ({ allocDecode: { value: (b: DecodeBatch) => Array.from(inner.allocDecode(b) ?? []) } }))],
+    ['a plain array for an alloc it must reject', 'return-type', delegatingProvider('plain-reject', (inner) => ({ alloc: { value: (n: number) => (n < 0 ? [] : inner.alloc(n)) } }))],
+    ['a fractional availableSize', 'return-type', delegatingProvider('fractional', (inner) => ({ availableSize: { value: () => inner.availableSize() + 0.5 } }))],
+    ['a wrong numPages', 'geometry', delegatingProvider('num-pages', (inner) => ({ numPages: { get: () => inner.numPages - 1 } }))],
+    ['an error named ProviderFault for a valid call', 'KVFUZZ_PROVIDER_FAULT', delegatingProvider('named-fault', () => ({ alloc: { value: () => { throw Object.assign(new Error('pretend'), { name: 'ProviderFault', code: 'KVFUZZ_PROVIDER_FAULT' }); } } }))],
+  ] as const)('judges %s in-process a violation (%s), never a crash of the model nor a provider fault', (_what, rule, provider) => {
+    const result = validateProvider(provider, 'contract', { seed: 7, numRuns: 200, timeLimitMs: kDetectMsMax });
+    expect(result.verdict, result.text).toBe('violation');
+    expect(result.report.failure?.rule, result.text).toBe(rule);
+  });
+
   it('passes the Python example provider over the protocol (--cmd)', () => {
     const r = validate('--cmd', `python3 ${kFuzzDir}examples/fifo_allocator.py`, '--time', '4');
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^fifo-python: no violation — [1-9]\d* runs/m);
   });
+
+  it.each(['group-keeps-views.ts', 'backup-live-reference.ts', 'free-without-unique.ts', 'nested-begin-resets.ts'])(
+    'kills the planted bug in %s through the CLI, the module isolated in its own process',
+    (file) => {
+      const r = validate(`mutants/allocator/providers/${file}`, '--time', String(kDetectMsMax / 1000));
+      expect(r.status, r.stdout + r.stderr).toBe(1);
+      const summary = r.stdout.trimEnd().split('\n').at(-1) ?? '';
+      expect(summary).toMatch(new RegExp(`^${file.replace('.ts', '')}: VIOLATION \\(\\S+\\) after (\\d+\\.\\d+)s`));
+      expect(Number(/after (\d+\.\d+)s/.exec(summary)?.[1]) * 1000).toBeLessThan(kDetectMsMax);
+    },
+  );
 
   it('passes the reference module and says what it tried', () => {
     const r = validate('examples/reference-provider.ts', '--time', '2', '--seed', '3');
@@ -74,22 +99,35 @@ describe('fuzz:cli,validate', () => {
   });
 
   it.each([
-    [['nope.ts'], /could not be loaded: nope.ts: no such file/],
-    [['test/fixtures/no-default-export.ts'], /the default export must be \{ name: string, create\(config\) \}/],
-    [['--cmd', 'sleep 30', '--call-timeout', '300'], /did not answer hello within 300 ms/],
-    [['--cmd', 'echo not-json'], /not JSON|no boolean "ok"/],
-    [['--cmd', 'exit 0'], /exited/],
+    [['nope.ts'], /^nope\.ts: the provider could not be loaded \(exit 2\) — nope\.ts: no such file/],
+    [['test/fixtures/no-default-export.ts'], /could not be loaded \(exit 2\) — the default export must be \{ name: string, create\(config\) \}/],
+    [['--cmd', 'sleep 30', '--start-timeout', '300'], /^sleep 30: the provider could not be started \(exit 2\) — did not answer hello within 300 ms \(--start-timeout\)$/],
+    [['--cmd', 'echo not-json'], /could not be started \(exit 2\) — the reply to hello is not JSON: not-json$/],
+    [['--cmd', 'exit 0'], /could not be started \(exit 2\) — exited with code 0 while answering hello$/],
   ])('exits 2 when the provider cannot be used: %j', (args, message) => {
     const r = validate(...args);
+    expect(r.status, r.stdout + r.stderr).toBe(2);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(message);
+  });
+
+  it('writes the JSON verdict of a provider that could not be used, and checks --json before starting', () => {
+    const json = tmpJson();
+    const r = validate('--cmd', 'exit 0', '--json', json);
     expect(r.status).toBe(2);
-    expect(r.stdout + r.stderr).toMatch(message);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { verdict: string; fault: string };
+    expect(report.verdict).toBe('provider-fault');
+    expect(report.fault).toMatch(/exited with code 0/);
+    const missing = validate('examples/reference-provider.ts', '--json', join(tmpdir(), 'kvfuzz-no-such-folder', 'v.json'));
+    expect(missing.status).toBe(2);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toMatch(/^pnpm validate: --json .*kvfuzz-no-such-folder\/v\.json: the folder .* does not exist \(see pnpm validate --help\)\n$/);
   });
 
   it('exits 2 when a provider process crashes mid-run, and shows its stderr', () => {
     const r = validate('--cmd', `python3 ${kFuzzDir}test/fixtures/crash-after-create.py`, '--time', '5');
     expect(r.status).toBe(2);
-    expect(r.stdout).toContain('crash-after-create: giving up');
-    expect(r.stdout).toMatch(/the provider failed \(exit 2\)/);
+    expect(r.stdout).toContain('crash-after-create: its stderr ends:\n  | crash-after-create: giving up');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^crash-after-create: the provider failed \(exit 2\) — exited with code 3 while answering \w+/);
   });
 
   it('passes the reference host pool and the Python host pool (--pool host), module and --cmd', () => {
@@ -115,12 +153,26 @@ describe('fuzz:cli,validate', () => {
     [[], /no PROVIDER given/],
     [['a.ts', 'b.ts'], /one PROVIDER expected, got 2/],
     [['a.ts', '--cmd', 'x'], /either PROVIDER or --cmd/],
-    [['a.ts', '--mode', 'fuzzy'], /--mode fuzzy is not contract or exact/],
-    [['a.ts', '--time', '0'], /--time 0 is not a number in/],
-    [['a.ts', '--pool', 'gpu'], /--pool gpu is not allocator or host/],
-  ])('exits 2 on bad usage %j', (args, message) => {
+    [['a.ts', '--mode', 'fuzzy'], /--mode "fuzzy" is not contract or exact/],
+    [['a.ts', '--time', '0'], /--time "0" is not a number of seconds in \(0, 86400\]/],
+    [['a.ts', '--pool', 'gpu'], /--pool "gpu" is not allocator or host/],
+    [['a.ts', '--seed', '-1'], /Option '--seed' argument is ambiguous/],
+    [['a.ts', '--seed', '1.5'], /--seed "1.5" is not an integer in \[0, 9007199254740991\]/],
+    [['a.ts', '--call-timeout', '0'], /--call-timeout "0" is not an integer in \[1, 600000\]/],
+    [['a.ts', '--start-timeout', '1e3'], /--start-timeout "1e3" is not an integer in \[1, 600000\]/],
+    [['a.ts', '--provider-memory', '8'], /--provider-memory "8" is not an integer in \[32, 65536\]/],
+    [['a.ts', '--bogus'], /Unknown option '--bogus'/],
+  ])('exits 2 on bad usage %j, with one line', (args, message) => {
     const r = validate(...args);
     expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^pnpm validate: .* \(see pnpm validate --help\)\n$/);
     expect(r.stderr).toMatch(message);
+  });
+
+  it('prints the seed as given, even past 2^31', () => {
+    const r = validate('examples/reference-provider.ts', '--time', '1', '--seed', '9007199254740991');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\(seed 9007199254740991, contract mode/);
   });
 });

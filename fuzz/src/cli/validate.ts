@@ -2,63 +2,112 @@
  * `pnpm validate`: a verdict on an alternative allocator, with a minimal counterexample.
  * Exit 0: no violation within the budget; 1: a violation; 2: bad usage, or the provider could not
  * be loaded, broke the protocol, hung or crashed. Run `pnpm validate --help`.
+ *
+ * Every provider runs in a child process of its own — a `--cmd` program, or the module host for a
+ * module — under a supervisor that stops its whole process group when the validator is done or
+ * dies, so nothing the provider does reaches this process's state, exit status or terminal, and
+ * nothing it started outlives the run.
  */
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { AllocatorProvider } from '@kvfuzz/allocator-core';
-import { isProviderFault } from '../provider-fault.js';
-import { loadModuleExport } from '../validate/module-provider.js';
-import { startProcessProvider, type ProcessProvider } from '../validate/process-provider.js';
-import { validateHostPoolProvider, validateProvider } from '../validate/validate-provider.js';
-import type { HostPoolProvider } from '@kvfuzz/host-pool';
+import { ProviderFault } from '../provider-fault.js';
+import { inertLine, inertText } from '../text/inert-text.js';
+import { resolveModuleFile } from '../validate/module-provider.js';
+import { ProcessProvider } from '../validate/process-provider.js';
+import { commandLaunch, moduleHostLaunch } from '../validate/provider-launch.js';
+import { validateHostPoolProvider, validateProvider, type ValidationReport } from '../validate/validate-provider.js';
+import { checkOutputPath, writeOutputFile } from './output-file.js';
 import { ProgressLine } from './progress-line.js';
+import { runMain } from './run-main.js';
+import { fastCheckSeed, kSeedMax, parseSeed, randomSeed } from './seed.js';
 import { UsageError } from './usage-error.js';
 
+/** Default budget: long enough for thousands of runs, short enough to wait for. */
 const kTimeSecondsDefault = 30;
+/** Longest budget accepted (a day): a bound on the campaign, and catches minutes typed as seconds. */
 const kTimeSecondsMax = 86_400;
 /** A provider call slower than this is taken as hung (the validator must always return). */
 const kCallTimeoutMsDefault = 5_000;
+/** The wait for the greeting: a process start (Python, a JIT, a container) may take seconds without being hung. */
+const kStartTimeoutMsDefault = 10_000;
+/** Longest wait either timeout accepts (ten minutes): a bound on every wait, and catches a value typed with too many zeros. */
+const kTimeoutMsMax = 600_000;
+/** The module host's heap: the models' pools are small, so a provider needing more is leaking. */
+const kProviderMemoryMibDefault = 1_024;
+/** Below this the module host itself (Node.js and tsx) may not start. */
+const kProviderMemoryMibMin = 32;
+/** Above this the limit stops being one on the machines kvfuzz targets. */
+const kProviderMemoryMibMax = 65_536;
+/** The provider's name as printed: one line, short enough for a summary. */
+const kNameCharsMax = 80;
+/** Lines of the provider's stderr shown with a fault. */
+const kStderrLinesShown = 20;
+/** Characters of a fault's message in the summary line. */
+const kFaultCharsMax = 400;
+
+if (kCallTimeoutMsDefault > kTimeoutMsMax || kStartTimeoutMsDefault > kTimeoutMsMax) throw new Error('the default timeouts must be accepted values');
+if (kProviderMemoryMibDefault < kProviderMemoryMibMin || kProviderMemoryMibDefault > kProviderMemoryMibMax) throw new Error('kProviderMemoryMibDefault must be an accepted value');
 
 const kHelp = `Usage: pnpm validate PROVIDER [options]
        pnpm validate --cmd "COMMAND" [options]
 
-PROVIDER is an ES module (.js, .mjs, .ts) whose default export is { name, create(config) }
-implementing the PageAllocator contract. --cmd runs a program that speaks the JSON-lines
-protocol of fuzz/PROTOCOL.md (kvfuzz-allocator/1) on stdin/stdout.
+PROVIDER is an ES module (.js, .mjs, .ts, .mts) whose default export is { name, create(config) }
+implementing the PageAllocator contract; it runs in a child process of its own (the module
+host). --cmd runs a program that speaks the JSON-lines protocol of fuzz/PROTOCOL.md
+(kvfuzz-allocator/1) on stdin/stdout. Either way the provider runs in a process group that is
+stopped (SIGTERM, then SIGKILL) when validation ends, however it ends.
 
 Options:
-  --pool KIND          allocator (default): a PageAllocator provider; host: a host (L2) slot
-                       pool provider, { name, create(config) } returning a HostPool
-  --mode MODE          contract (default): any page choice that keeps the contract;
-                       exact: also the reference's page ids and order (drop-in ports)
-  --time SECONDS       time budget (default ${kTimeSecondsDefault})
-  --seed N             fast-check seed (default: random; printed either way)
-  --call-timeout MS    longest wait for one reply from a --cmd provider (default ${kCallTimeoutMsDefault})
-  --json FILE          write the verdict as JSON
-  -h, --help           this text
+  --pool KIND            allocator (default): a PageAllocator provider; host: a host (L2) slot
+                         pool provider, { name, create(config) } returning a HostPool
+  --mode MODE            contract (default): any page choice that keeps the contract;
+                         exact: also the reference's page ids and order (drop-in ports)
+  --time SECONDS         time budget (default ${kTimeSecondsDefault}, at most ${kTimeSecondsMax})
+  --seed N               campaign seed, an integer in [0, ${kSeedMax}] (default: random;
+                         printed either way)
+  --start-timeout MS     longest wait for the provider to start and answer hello
+                         (default ${kStartTimeoutMsDefault})
+  --call-timeout MS      longest wait for any other reply, a module's loading included
+                         (default ${kCallTimeoutMsDefault})
+  --provider-memory MIB  heap limit of a module provider's process (default ${kProviderMemoryMibDefault},
+                         at least ${kProviderMemoryMibMin}); running out is reported as such
+  --json FILE            write the verdict as JSON (its folder must exist)
+  --debug                show where an unexpected error came from
+  -h, --help             this text
 
 Exit status: 0 no violation within the budget, 1 a violation, 2 bad usage or a provider that
-could not be loaded, broke the protocol, hung or crashed.`;
+could not be loaded, broke the protocol, hung, crashed or ran out of memory.`;
 
 interface ValidateOptions {
   readonly pool: 'allocator' | 'host';
   readonly provider: { readonly kind: 'module'; readonly path: string } | { readonly kind: 'cmd'; readonly command: string };
   readonly mode: 'contract' | 'exact';
   readonly timeSeconds: number;
+  /** The seed as given (printed and written as is); the campaign runs its fast-check fold. */
   readonly seed: number;
+  readonly startTimeoutMs: number;
   readonly callTimeoutMs: number;
+  readonly providerMemoryMib: number;
+  /** Where the JSON verdict goes, checked writable before the run; null without `--json`. */
   readonly json: string | null;
 }
 
-function positive(name: string, raw: string | undefined, fallback: number, max: number): number {
+/** A number of seconds in `(0, max]`. */
+function seconds(name: string, raw: string | undefined, fallback: number, max: number): number {
   if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0 || value > max) throw new UsageError(`${name} ${raw} is not a number in (0, ${max}]`);
+  const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value > 0 && value <= max)) throw new UsageError(`${name} ${JSON.stringify(raw)} is not a number of seconds in (0, ${max}]`);
   return value;
 }
 
-function parseCli(argv: readonly string[]): ValidateOptions | 'help' {
+/** An integer in `[min, max]`. */
+function integerIn(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const value = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= min && value <= max)) throw new UsageError(`${name} ${JSON.stringify(raw)} is not an integer in [${min}, ${max}]`);
+  return value;
+}
+
+function parseCli(argv: readonly string[], baseDir: string): ValidateOptions | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
@@ -69,8 +118,11 @@ function parseCli(argv: readonly string[]): ValidateOptions | 'help' {
         pool: { type: 'string', default: 'allocator' },
         time: { type: 'string' },
         seed: { type: 'string' },
+        'start-timeout': { type: 'string' },
         'call-timeout': { type: 'string' },
+        'provider-memory': { type: 'string' },
         json: { type: 'string' },
+        debug: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -85,94 +137,132 @@ function parseCli(argv: readonly string[]): ValidateOptions | 'help' {
   if (v.cmd !== undefined && positionals.length > 0) throw new UsageError('give either PROVIDER or --cmd, not both');
   if (v.cmd === undefined && positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'no PROVIDER given (a module path, or --cmd "COMMAND")' : `one PROVIDER expected, got ${positionals.length}`);
   if (v.cmd !== undefined && v.cmd.trim() === '') throw new UsageError('--cmd is empty');
-  if (v.mode !== 'contract' && v.mode !== 'exact') throw new UsageError(`--mode ${v.mode} is not contract or exact`);
-  if (v.pool !== 'allocator' && v.pool !== 'host') throw new UsageError(`--pool ${v.pool} is not allocator or host`);
-  const seed = v.seed === undefined ? (Math.random() * 0x7fffffff) | 0 : Number(v.seed);
-  if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed ${v.seed} is not an integer`);
+  if (v.mode !== 'contract' && v.mode !== 'exact') throw new UsageError(`--mode ${JSON.stringify(v.mode)} is not contract or exact`);
+  if (v.pool !== 'allocator' && v.pool !== 'host') throw new UsageError(`--pool ${JSON.stringify(v.pool)} is not allocator or host`);
   return {
     pool: v.pool,
     provider: v.cmd !== undefined ? { kind: 'cmd', command: v.cmd } : { kind: 'module', path: positionals[0] as string },
     mode: v.mode,
-    timeSeconds: positive('--time', v.time, kTimeSecondsDefault, kTimeSecondsMax),
-    seed: seed | 0,
-    callTimeoutMs: positive('--call-timeout', v['call-timeout'], kCallTimeoutMsDefault, 600_000),
-    json: v.json ?? null,
+    timeSeconds: seconds('--time', v.time, kTimeSecondsDefault, kTimeSecondsMax),
+    seed: v.seed === undefined ? randomSeed() : parseSeed(v.seed),
+    startTimeoutMs: integerIn('--start-timeout', v['start-timeout'], kStartTimeoutMsDefault, 1, kTimeoutMsMax),
+    callTimeoutMs: integerIn('--call-timeout', v['call-timeout'], kCallTimeoutMsDefault, 1, kTimeoutMsMax),
+    providerMemoryMib: integerIn('--provider-memory', v['provider-memory'], kProviderMemoryMibDefault, kProviderMemoryMibMin, kProviderMemoryMibMax),
+    json: v.json === undefined ? null : checkOutputPath('--json', v.json, baseDir),
   };
 }
 
+/** Standard output, every line of it our own or made inert. */
+function print(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+/** The end of the provider's stderr, inert and indented, when there is any. */
+function printStderrTail(label: string, tail: string): void {
+  // V8's native frames after an out-of-memory report say nothing about the provider.
+  const native = tail.indexOf('\n----- Native stack trace -----');
+  const kept = native < 0 ? tail : tail.slice(0, native);
+  const lines = inertText(kept.replace(/\r\n/g, '\n')).split('\n').filter((line) => line.trim() !== '');
+  if (lines.length === 0) return;
+  print(`${label}: its stderr ends:`);
+  for (const line of lines.slice(-kStderrLinesShown)) print(`  | ${line}`);
+}
+
+/** The verdict as JSON (`--json`): what CI keeps. */
+function writeJson(file: string, options: ValidateOptions, label: string, result: ValidationReport | null, fault: string | null): void {
+  const report = result?.report ?? null;
+  const json = {
+    kvfuzz: 'validate/1',
+    pool: options.pool,
+    provider: label,
+    mode: options.mode,
+    verdict: result?.verdict ?? 'provider-fault',
+    seed: options.seed,
+    runs: report?.runs ?? 0,
+    commands: report?.commands ?? 0,
+    elapsedMs: report === null ? 0 : Math.round(report.elapsedMs),
+    detectMs: report?.detectMs == null ? null : Math.round(report.detectMs),
+    failure: result?.verdict === 'violation' ? report?.failure ?? null : null,
+    fault,
+  };
+  writeOutputFile(file, `${JSON.stringify(json, null, 2)}\n`);
+}
+
 async function main(argv: readonly string[]): Promise<number> {
-  let options;
-  try {
-    options = parseCli(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`pnpm validate: ${error.message}\n(see pnpm validate --help)\n`);
-    return 2;
-  }
+  const baseDir = process.env['INIT_CWD'] ?? process.cwd();
+  const options = parseCli(argv, baseDir);
   if (options === 'help') {
-    process.stdout.write(`${kHelp}\n`);
+    print(kHelp);
     return 0;
   }
-  const baseDir = process.env['INIT_CWD'] ?? process.cwd();
-  let provider: AllocatorProvider | HostPoolProvider;
-  let processProvider: ProcessProvider | null = null;
-  try {
-    if (options.provider.kind === 'module') provider = (await loadModuleExport(options.provider.path, baseDir)) as AllocatorProvider | HostPoolProvider;
-    else {
-      processProvider = startProcessProvider(options.provider.command, options.callTimeoutMs);
-      provider = options.pool === 'host' ? processProvider.host : processProvider;
-    }
-  } catch (error) {
-    if (!isProviderFault(error)) throw error;
-    process.stderr.write(`pnpm validate: the provider could not be loaded: ${error.message}\n`);
+  const spec = options.provider;
+  let label = inertLine(spec.kind === 'module' ? spec.path : spec.command, kNameCharsMax);
+  const couldNotLoad = (fault: ProviderFault, tail: string): number => {
+    printStderrTail(label, tail);
+    if (options.json !== null) writeJson(options.json, options, label, null, fault.message);
+    print(`${label}: the provider could not be ${spec.kind === 'module' ? 'loaded' : 'started'} (exit 2) — ${inertLine(fault.message, kFaultCharsMax)}`);
     return 2;
+  };
+  let launch;
+  try {
+    launch = spec.kind === 'module' ? moduleHostLaunch(resolveModuleFile(spec.path, baseDir), options.providerMemoryMib) : commandLaunch(spec.command);
+  } catch (error) {
+    if (!(error instanceof ProviderFault)) throw error;
+    return couldNotLoad(error, '');
   }
+  const provider = new ProcessProvider({ launch, moduleHost: spec.kind === 'module', label, startTimeoutMs: options.startTimeoutMs, callTimeoutMs: options.callTimeoutMs });
+  try {
+    try {
+      provider.open();
+    } catch (error) {
+      if (!(error instanceof ProviderFault)) throw error;
+      return couldNotLoad(error, provider.close());
+    }
+    label = inertLine(provider.name, kNameCharsMax);
+    const result = campaign(provider, options, label);
+    const tail = provider.close();
+    if (options.json !== null) writeJson(options.json, options, label, result, result.verdict === 'provider-fault' ? result.text : null);
+    const { report } = result;
+    const tried = `${report.runs} runs, ${report.commands} commands in ${(report.elapsedMs / 1000).toFixed(1)}s (seed ${options.seed}, ${options.pool === 'host' ? 'host pool, ' : ''}${result.mode} mode, checks on and off, bad input included)`;
+    if (result.verdict === 'pass') {
+      print(`${label}: no violation — ${tried}`);
+      return 0;
+    }
+    if (result.verdict === 'provider-fault') {
+      printStderrTail(label, tail);
+      print(`${label}: the provider failed (exit 2) — ${inertLine(result.text, kFaultCharsMax)} — after ${tried}`);
+      return 2;
+    }
+    print(`${inertText(result.text)}\n`);
+    print(`${label}: VIOLATION (${inertLine(report.failure?.rule ?? 'unknown', kNameCharsMax)}) after ${((report.detectMs ?? 0) / 1000).toFixed(2)}s — ${tried}`);
+    return 1;
+  } finally {
+    provider.close();
+  }
+}
+
+/** Runs the model over the provider for the time budget, with a progress line on stderr. */
+function campaign(provider: ProcessProvider, options: ValidateOptions, label: string): ValidationReport {
   const progress = new ProgressLine();
   const started = Date.now();
   let runs = 0;
   let commands = 0;
-  const validate = options.pool === 'host' ? (p: typeof provider, mode: 'contract' | 'exact', o: Parameters<typeof validateProvider>[2]) => validateHostPoolProvider(p as HostPoolProvider, mode, o) : (p: typeof provider, mode: 'contract' | 'exact', o: Parameters<typeof validateProvider>[2]) => validateProvider(p as AllocatorProvider, mode, o);
-  const result = validate(provider, options.mode, {
-    seed: options.seed,
+  const campaignOptions = {
+    seed: fastCheckSeed(options.seed),
     numRuns: Number.MAX_SAFE_INTEGER,
     timeLimitMs: options.timeSeconds * 1000,
-    onRun: (executed) => {
+    onRun: (executed: number) => {
       runs++;
       commands += executed;
-      progress.update(() => `[validate ${provider.name}] ${((Date.now() - started) / 1000).toFixed(1)}s/${options.timeSeconds}s  runs ${runs}  commands ${commands}`);
+      progress.update(() => `[validate ${label}] ${((Date.now() - started) / 1000).toFixed(1)}s/${options.timeSeconds}s  runs ${runs}  commands ${commands}`);
     },
-  });
-  progress.done();
-  processProvider?.close();
-  const { report } = result;
-  if (options.json !== null) {
-    const json = {
-      kvfuzz: 'validate/1',
-      pool: options.pool,
-      provider: result.provider,
-      mode: result.mode,
-      verdict: result.verdict,
-      seed: report.seed,
-      runs: report.runs,
-      commands: report.commands,
-      elapsedMs: Math.round(report.elapsedMs),
-      detectMs: report.detectMs === null ? null : Math.round(report.detectMs),
-      failure: report.failure,
-    };
-    writeFileSync(resolve(baseDir, options.json), `${JSON.stringify(json, null, 2)}\n`);
+  };
+  const context = { label, fault: () => provider.fault };
+  try {
+    return options.pool === 'host' ? validateHostPoolProvider(provider.host, options.mode, campaignOptions, context) : validateProvider(provider, options.mode, campaignOptions, context);
+  } finally {
+    progress.done();
   }
-  const tried = `${report.runs} runs, ${report.commands} commands in ${(report.elapsedMs / 1000).toFixed(1)}s (seed ${report.seed}, ${options.pool === 'host' ? 'host pool, ' : ''}${result.mode} mode, checks on and off, bad input included)`;
-  if (result.verdict === 'pass') {
-    process.stdout.write(`${provider.name}: no violation — ${tried}\n`);
-    return 0;
-  }
-  process.stdout.write(`${result.text}\n\n`);
-  if (result.verdict === 'provider-fault') {
-    process.stdout.write(`${provider.name}: the provider failed (exit 2) — ${tried}\n`);
-    return 2;
-  }
-  process.stdout.write(`${provider.name}: VIOLATION (${report.failure?.rule}) after ${((report.detectMs ?? 0) / 1000).toFixed(2)}s — ${tried}\n`);
-  return 1;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+await runMain('pnpm validate', main);

@@ -1,24 +1,33 @@
 import type { AllocatorConfig, AllocatorProvider, DecodeBatch, ExtendBatch, FreeSegment, PageAllocator } from '@kvfuzz/allocator-core';
 import type { HostPool, HostPoolProvider, HostSlotPoolConfig } from '@kvfuzz/host-pool';
+import { kCommandsPerRunMax } from '../models/allocator/allocator-commands.js';
 import { ProviderFault } from '../provider-fault.js';
-import { ProcessBridge, type BridgeReply } from './process-bridge.js';
+import { ProviderRejection } from './errors.js';
+import { ProcessBridge, type BridgeReply, type BridgeTimeouts } from './process-bridge.js';
+import type { ProviderLaunch } from './provider-launch.js';
+import { ProviderSnapshot } from './provider-snapshot.js';
+import { checkReturned, integerOfReply, numberOfReply, slotsOfReply } from './reply-values.js';
 
 /** The protocol this validator speaks (fuzz/PROTOCOL.md). */
 export const kProtocolVersion = 'kvfuzz-allocator/1';
 
-/** A rejection the provider reported (`{"ok":false,"error":"Name: message"}`), rethrown as an error of that name. */
-export class ProviderRejection extends Error {
-  constructor(message: string) {
-    super(message);
-    const named = /^([A-Za-z]\w*(?:Error|Exception)): /.exec(message);
-    this.name = named?.[1] ?? 'ProviderRejection';
-  }
-}
+/**
+ * Snapshots a module host keeps: a run takes at most two per command (a rejected call's before and
+ * after) and restores only its last backup, so a run never needs one that was dropped.
+ */
+export const kModuleHostSnapshotsMax = 1_024;
+if (2 * kCommandsPerRunMax + 1 >= kModuleHostSnapshotsMax) throw new Error('kModuleHostSnapshotsMax must hold every snapshot one run can take');
 
-function toInt32Array(value: unknown, op: string): Int32Array | null {
-  if (value === null) return null;
-  if (!Array.isArray(value) || value.some((x) => !Number.isInteger(x))) throw new ProviderFault(`the reply to ${op} has "indices" that is not an array of integers or null`);
-  return Int32Array.from(value as number[]);
+/** The longest wait for the reply to `bye`: the verdict is in by then, and a slow goodbye only delays the exit. */
+const kByeTimeoutMsMax = 1_000;
+
+type Request = { readonly op: string; readonly [field: string]: unknown };
+
+/** Sends a request; `{"ok":false}` becomes a {@link ProviderRejection}. */
+function send(bridge: ProcessBridge, request: Request): BridgeReply {
+  const reply = bridge.call(request);
+  if (!reply.ok) throw new ProviderRejection(request.op, reply.error);
+  return reply;
 }
 
 /** The provider's current allocator, seen through the protocol. */
@@ -29,57 +38,51 @@ class ProcessAllocator implements PageAllocator {
     readonly numPages: number,
   ) {}
 
-  private send(request: { readonly op: string; readonly [field: string]: unknown }): BridgeReply {
-    const reply = this.bridge.call(request);
-    if (!reply.ok) throw new ProviderRejection(String(reply.error ?? `${request.op} failed`));
-    return reply;
-  }
-
   availableSize(): number {
-    const value = this.send({ op: 'availableSize' }).value;
-    if (!Number.isInteger(value)) throw new ProviderFault(`the reply to availableSize has "value" ${String(value)}, not an integer`);
-    return value as number;
+    return integerOfReply(send(this.bridge, { op: 'availableSize' }), 'value', 'availableSize()');
   }
 
   alloc(needSize: number): Int32Array | null {
-    return toInt32Array(this.send({ op: 'alloc', needSize }).indices, 'alloc');
+    return slotsOfReply(send(this.bridge, { op: 'alloc', needSize }), 'alloc');
   }
 
   allocExtend(batch: ExtendBatch): Int32Array | null {
     const request = { op: 'allocExtend', prefixLens: Array.from(batch.prefixLens), seqLens: Array.from(batch.seqLens), lastLoc: Array.from(batch.lastLoc) };
-    return toInt32Array(this.send(request).indices, 'allocExtend');
+    return slotsOfReply(send(this.bridge, request), 'allocExtend');
   }
 
   allocDecode(batch: DecodeBatch): Int32Array | null {
-    return toInt32Array(this.send({ op: 'allocDecode', seqLens: Array.from(batch.seqLens), lastLoc: Array.from(batch.lastLoc) }).indices, 'allocDecode');
+    return slotsOfReply(send(this.bridge, { op: 'allocDecode', seqLens: Array.from(batch.seqLens), lastLoc: Array.from(batch.lastLoc) }), 'allocDecode');
   }
 
   free(indices: ArrayLike<number>): void {
-    this.send({ op: 'free', indices: Array.from(indices) });
+    send(this.bridge, { op: 'free', indices: Array.from(indices) });
   }
 
   freeSegments(segments: readonly FreeSegment[]): void {
-    this.send({ op: 'freeSegments', segments: segments.map((s) => ({ indices: Array.from(s.indices), startPos: s.startPos })) });
+    send(this.bridge, { op: 'freeSegments', segments: segments.map((s) => ({ indices: Array.from(s.indices), startPos: s.startPos })) });
   }
 
   freeGroupBegin(): void {
-    this.send({ op: 'freeGroupBegin' });
+    send(this.bridge, { op: 'freeGroupBegin' });
   }
 
   freeGroupEnd(): void {
-    this.send({ op: 'freeGroupEnd' });
+    send(this.bridge, { op: 'freeGroupEnd' });
   }
 
   backupState(): unknown {
-    return this.send({ op: 'backupState' }).state;
+    const reply = send(this.bridge, { op: 'backupState' });
+    const digest = reply['digest'];
+    return typeof digest === 'string' ? new ProviderSnapshot(reply['state'], digest) : reply['state'];
   }
 
   restoreState(state: unknown): void {
-    this.send({ op: 'restoreState', state });
+    send(this.bridge, { op: 'restoreState', state: ProviderSnapshot.wireOf(state) });
   }
 
   clear(): void {
-    this.send({ op: 'clear' });
+    send(this.bridge, { op: 'clear' });
   }
 }
 
@@ -91,80 +94,123 @@ class ProcessHostPool implements HostPool {
     readonly pageSize: number,
   ) {}
 
-  private send(request: { readonly op: string; readonly [field: string]: unknown }): BridgeReply {
-    const reply = this.bridge.call(request);
-    if (!reply.ok) throw new ProviderRejection(String(reply.error ?? `${request.op} failed`));
-    return reply;
-  }
-
   availableSize(): number {
-    const value = this.send({ op: 'hostAvailableSize' }).value;
-    if (!Number.isInteger(value)) throw new ProviderFault(`the reply to hostAvailableSize has "value" ${String(value)}, not an integer`);
-    return value as number;
+    return integerOfReply(send(this.bridge, { op: 'hostAvailableSize' }), 'value', 'availableSize()');
   }
 
   alloc(n: number): Int32Array | null {
-    return toInt32Array(this.send({ op: 'hostAlloc', n }).indices, 'hostAlloc');
+    return slotsOfReply(send(this.bridge, { op: 'hostAlloc', n }), 'alloc');
   }
 
   free(indices: ArrayLike<number>): number {
-    const count = this.send({ op: 'hostFree', indices: Array.from(indices) }).count;
-    if (!Number.isInteger(count)) throw new ProviderFault(`the reply to hostFree has "count" ${String(count)}, not an integer`);
-    return count as number;
+    return integerOfReply(send(this.bridge, { op: 'hostFree', indices: Array.from(indices) }), 'count', 'free');
   }
 
   clear(): void {
-    this.send({ op: 'hostClear' });
+    send(this.bridge, { op: 'hostClear' });
   }
 }
 
-/** A provider process behind the JSON-lines protocol, usable wherever a module provider is. */
-export interface ProcessProvider extends AllocatorProvider {
-  /** The same process as a host pool provider (`createHost`). */
-  readonly host: HostPoolProvider;
-  close(): void;
+/** How a provider process is started and waited for. */
+export interface ProcessProviderOptions extends BridgeTimeouts {
+  readonly launch: ProviderLaunch;
+  /** The program is the module host: it loads the module on a `load` request, and names it then. */
+  readonly moduleHost: boolean;
+  /** What to call the provider until it names itself (its command line or module path). */
+  readonly label: string;
 }
 
 /**
- * Starts `command` and greets it.
+ * A provider process behind the JSON-lines protocol, usable wherever a module provider is: an
+ * allocator provider, and through {@link ProcessProvider.host} a host pool provider.
  *
- * @throws ProviderFault when the process does not start, does not speak the protocol version, or
- *   breaks the protocol.
+ * Construct it (the process starts), {@link open} it (greeting and, for a module, loading), run
+ * the model, and {@link close} it on every path.
  */
-export function startProcessProvider(command: string, callTimeoutMs: number): ProcessProvider {
-  const bridge = new ProcessBridge(command, callTimeoutMs);
-  const hello = bridge.call({ op: 'hello', protocol: kProtocolVersion });
-  if (!hello.ok || hello['protocol'] !== kProtocolVersion) {
-    bridge.close();
-    throw new ProviderFault(`\`${command}\` does not speak ${kProtocolVersion}: ${JSON.stringify(hello).slice(0, 200)}`);
-  }
-  const name = typeof hello['name'] === 'string' ? hello['name'] : command;
-  return {
-    name,
-    create(config: AllocatorConfig): PageAllocator {
-      const reply = bridge.call({ op: 'create', config });
-      if (!reply.ok) throw new ProviderRejection(String(reply.error ?? 'create failed'));
-      const { pageSize, numPages } = reply as { pageSize?: unknown; numPages?: unknown };
-      if (!Number.isInteger(pageSize) || !Number.isInteger(numPages)) throw new ProviderFault(`the reply to create lacks integer pageSize and numPages: ${JSON.stringify(reply).slice(0, 200)}`);
-      return new ProcessAllocator(bridge, pageSize as number, numPages as number);
-    },
-    host: {
-      name,
-      create(config: HostSlotPoolConfig): HostPool {
-        const reply = bridge.call({ op: 'createHost', config });
-        if (!reply.ok) throw new ProviderRejection(String(reply.error ?? 'createHost failed'));
-        const size = (reply as { size?: unknown }).size;
-        if (!Number.isInteger(size)) throw new ProviderFault(`the reply to createHost lacks an integer size: ${JSON.stringify(reply).slice(0, 200)}`);
-        return new ProcessHostPool(bridge, size as number, config.pageSize);
+export class ProcessProvider implements AllocatorProvider {
+  private readonly bridge: ProcessBridge;
+  private label: string;
+  private startFault: ProviderFault | null = null;
+  /** The provider's stderr tail once closed (closing twice returns it again). */
+  private stderrTail: string | null = null;
+  /** The same process as a host pool provider (`createHost`). */
+  readonly host: HostPoolProvider;
+
+  constructor(readonly options: ProcessProviderOptions) {
+    this.bridge = new ProcessBridge(options.launch, options);
+    this.label = options.label;
+    const bridge = this.bridge;
+    const owner = this;
+    this.host = {
+      get name(): string {
+        return owner.name;
       },
-    },
-    close(): void {
-      try {
-        bridge.call({ op: 'bye' });
-      } catch {
-        // Already gone: closing is best effort.
+      create(config: HostSlotPoolConfig): HostPool {
+        const op = 'createHost';
+        const reply = send(bridge, { op, config });
+        checkReturned(reply, `create(${JSON.stringify(config)})`);
+        const pageSize = reply['pageSize'] === undefined ? config.pageSize : numberOfReply(reply, 'pageSize', op);
+        return new ProcessHostPool(bridge, numberOfReply(reply, 'size', op), pageSize);
+      },
+    };
+  }
+
+  /** The provider's name as it gave it (raw: print it through `inertLine`). */
+  get name(): string {
+    return this.label;
+  }
+
+  /** The first fault (the process could not be talked to), or null: the only source of a provider-fault verdict. */
+  get fault(): ProviderFault | null {
+    return this.startFault ?? this.bridge.fault;
+  }
+
+  /**
+   * Greets the process and, for a module, has it load the module.
+   *
+   * @throws ProviderFault when it does not start within the start timeout, does not speak the
+   *   protocol version, cannot load the module (missing default export, throwing getters, a throw
+   *   while loading), or does not finish loading within the call timeout.
+   */
+  open(): void {
+    try {
+      const hello = this.bridge.call({ op: 'hello', protocol: kProtocolVersion });
+      if (!hello.ok || hello['protocol'] !== kProtocolVersion) throw new ProviderFault(`does not speak ${kProtocolVersion}: ${JSON.stringify(hello).slice(0, 200)}`);
+      if (typeof hello['name'] === 'string' && !this.options.moduleHost) this.label = hello['name'];
+      if (this.options.moduleHost) {
+        const loaded = this.bridge.call({ op: 'load', snapshotsMax: kModuleHostSnapshotsMax });
+        if (!loaded.ok) throw new ProviderFault(typeof loaded.error === 'string' ? loaded.error : 'the module could not be loaded');
+        if (typeof loaded['name'] === 'string') this.label = loaded['name'];
       }
-      bridge.close();
-    },
-  };
+    } catch (error) {
+      if (error instanceof ProviderFault) this.startFault ??= error;
+      throw error;
+    }
+  }
+
+  create(config: AllocatorConfig): PageAllocator {
+    const op = 'create';
+    const reply = send(this.bridge, { op, config });
+    checkReturned(reply, `create(${JSON.stringify(config)})`);
+    return new ProcessAllocator(this.bridge, numberOfReply(reply, 'pageSize', op), numberOfReply(reply, 'numPages', op));
+  }
+
+  /**
+   * Says goodbye (while the provider still listens), stops its process group and waits, bounded,
+   * until it is gone.
+   *
+   * @returns the tail of the provider's stderr.
+   */
+  close(): string {
+    if (this.stderrTail !== null) return this.stderrTail;
+    if (this.fault === null) {
+      try {
+        this.bridge.call({ op: 'bye' }, Math.min(this.options.callTimeoutMs, kByeTimeoutMsMax));
+      } catch {
+        // The verdict is in: a provider that does not say goodbye is stopped all the same.
+      }
+    }
+    this.stderrTail = this.bridge.close();
+    return this.stderrTail;
+  }
 }

@@ -1,15 +1,132 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { PageAllocator } from '@kvfuzz/allocator-core';
+import type { AllocatorConfig, DecodeBatch, ExtendBatch, FreeSegment, PageAllocator } from '@kvfuzz/allocator-core';
 import { LedgerViolation } from '../../ledger/ledger-violation.js';
 import { isProviderFault } from '../../provider-fault.js';
+import { describeThrown } from '../../text/describe-thrown.js';
 import type { AllocatorModel, AllocatorReal, Holding } from './allocator-model-state.js';
 
 /** What a caller writes over its arrays once a call returns, like a request-table row being reused. */
 export const kScribble = -7;
 
-/** Overwrites every array the caller passed: the implementation must have copied what it keeps. */
+/**
+ * Overwrites every array the caller passed: the implementation must have copied what it keeps.
+ * A plain indexed loop, so an implementation that patches `Int32Array.prototype.fill` cannot skip it.
+ */
 export function scribble(...arrays: Int32Array[]): void {
-  for (const a of arrays) a.fill(kScribble);
+  for (const a of arrays) {
+    for (let i = 0; i < a.length; i++) a[i] = kScribble;
+  }
+}
+
+/** What a value is, in words, for a violation: "an Array", "undefined", "the number 1.5". */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'number') return `the number ${value}`;
+  if (typeof value === 'boolean') return String(value);
+  if (typeof value !== 'object') return typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
+  if (Array.isArray(value)) return 'an Array';
+  const tag = ArrayBuffer.isView(value) ? value.constructor.name : '';
+  return tag === '' ? 'an object' : /^[AEIOU]/.test(tag) ? `an ${tag}` : `a ${tag}`;
+}
+
+/** Slots as the contract names them: an Int32Array, or null when short. */
+function checkSlots(value: unknown, op: string): Int32Array | null {
+  if (value === null || value instanceof Int32Array) return value;
+  throw new LedgerViolation('return-type', `${op} returned ${kindOf(value)}, not an Int32Array or null`);
+}
+
+/**
+ * The implementation as the model sees it: every result is checked against the type the contract
+ * names before the model reads it, so a wrong type is a named violation and never a crash of the
+ * model (an allocation returns an Int32Array or null, `availableSize` an integer), and
+ * `pageSize`/`numPages` are read once, at creation, and are the configuration's.
+ */
+class ContractCheckedAllocator implements PageAllocator {
+  /** The implementation's own check, forwarded (the reference's; the model calls it only for the reference). */
+  readonly verifyInvariants?: () => void;
+
+  constructor(
+    private readonly inner: PageAllocator,
+    readonly pageSize: number,
+    readonly numPages: number,
+  ) {
+    const own = (inner as PageAllocator & { verifyInvariants?: unknown }).verifyInvariants;
+    if (typeof own === 'function') this.verifyInvariants = () => void own.call(inner);
+  }
+
+  availableSize(): number {
+    const value: unknown = this.inner.availableSize();
+    if (typeof value !== 'number' || !Number.isInteger(value)) throw new LedgerViolation('return-type', `availableSize() returned ${kindOf(value)}, not an integer`);
+    return value;
+  }
+
+  alloc(needSize: number): Int32Array | null {
+    return checkSlots(this.inner.alloc(needSize), 'alloc');
+  }
+
+  allocExtend(batch: ExtendBatch): Int32Array | null {
+    return checkSlots(this.inner.allocExtend(batch), 'allocExtend');
+  }
+
+  allocDecode(batch: DecodeBatch): Int32Array | null {
+    return checkSlots(this.inner.allocDecode(batch), 'allocDecode');
+  }
+
+  free(indices: ArrayLike<number>): void {
+    this.inner.free(indices);
+  }
+
+  freeSegments(segments: readonly FreeSegment[]): void {
+    this.inner.freeSegments(segments);
+  }
+
+  freeGroupBegin(): void {
+    this.inner.freeGroupBegin();
+  }
+
+  freeGroupEnd(): void {
+    this.inner.freeGroupEnd();
+  }
+
+  backupState(): unknown {
+    return this.inner.backupState();
+  }
+
+  restoreState(state: unknown): void {
+    this.inner.restoreState(state);
+  }
+
+  clear(): void {
+    this.inner.clear();
+  }
+}
+
+/** One geometry property of a new allocator, read once; a throwing getter is a violation like a wrong value. */
+function readGeometry(made: object, key: 'pageSize' | 'numPages', expect: number, how: string, op: string): number {
+  let value: unknown;
+  try {
+    value = (made as Record<string, unknown>)[key];
+  } catch (error) {
+    throw new LedgerViolation('geometry', `${op} returned an allocator whose ${key} getter threw ${describeThrown(error)}`);
+  }
+  if (value !== expect) throw new LedgerViolation('geometry', `${op} returned an allocator with ${key} ${typeof value === 'number' ? value : kindOf(value)}; ${how} = ${expect}`);
+  return expect;
+}
+
+/**
+ * What `create(config)` returned, checked and wrapped for the model: an object whose `pageSize` is
+ * `kernelPageSize × dcpSize` and whose `numPages` is `sizeTokens / pageSize` (the reference's
+ * `resolveAllocatorConfig`), each read once, and whose results are type-checked call by call.
+ *
+ * @throws LedgerViolation `return-type` when it is not an object, `geometry` when a size is wrong or its getter throws.
+ */
+export function contractChecked(made: unknown, config: Required<Pick<AllocatorConfig, 'sizeTokens' | 'kernelPageSize' | 'dcpSize'>>): PageAllocator {
+  const op = `create({ sizeTokens: ${config.sizeTokens}, kernelPageSize: ${config.kernelPageSize}, dcpSize: ${config.dcpSize} })`;
+  if (made === null || (typeof made !== 'object' && typeof made !== 'function')) throw new LedgerViolation('return-type', `${op} returned ${kindOf(made)}, not an allocator`);
+  const pageSize = config.kernelPageSize * config.dcpSize;
+  readGeometry(made, 'pageSize', pageSize, `kernelPageSize ${config.kernelPageSize} × dcpSize ${config.dcpSize}`, op);
+  readGeometry(made, 'numPages', config.sizeTokens / pageSize, `sizeTokens ${config.sizeTokens} / pageSize ${pageSize}`, op);
+  return new ContractCheckedAllocator(made as PageAllocator, pageSize, config.sizeTokens / pageSize);
 }
 
 /** The live holding a pick resolves to (modulo the live set), or null when nothing is live. */
@@ -28,6 +145,8 @@ function show(x: Int32Array | null): string {
  */
 export function mirror<T extends Int32Array | null | void>(r: AllocatorReal, op: string, call: (a: PageAllocator) => T): T {
   const got = call(r.allocator);
+  // A second path beside the checked allocator: whatever the call returns, the model reads only these.
+  if (got !== undefined && got !== null && !(got instanceof Int32Array)) throw new LedgerViolation('return-type', `${op} returned ${kindOf(got)}, not an Int32Array or null`);
   if (r.shadow !== null) {
     const expect = call(r.shadow);
     const same = got instanceof Int32Array || expect instanceof Int32Array
@@ -101,7 +220,9 @@ export function extendRow(h: Holding, slots: Int32Array, pageSize: number, op: s
 
 /**
  * A call the contract says must throw and change nothing: it must throw, and availableSize and
- * the snapshot (when one can be taken) must be as before.
+ * the snapshot (when one can be taken) must be as before. Only the implementation's own throw
+ * counts as the rejection: a fault of the process bridge or a violation the validator raised
+ * inside the call (a wrong return type) goes on up.
  */
 export function expectRejected(m: AllocatorModel, r: AllocatorReal, op: string, call: (a: PageAllocator) => unknown): void {
   const availBefore = r.allocator.availableSize();
@@ -110,7 +231,7 @@ export function expectRejected(m: AllocatorModel, r: AllocatorReal, op: string, 
   try {
     call(r.allocator);
   } catch (error) {
-    if (isProviderFault(error)) throw error;
+    if (isProviderFault(error) || error instanceof LedgerViolation) throw error;
     threw = true;
   }
   if (!threw) throw new LedgerViolation('accepted-bad-input', `${op} must be rejected, but the allocator accepted it`);

@@ -5,6 +5,7 @@ import { allocatorCommandArbitraries, commandMixArbitrary, kCommandsPerRunMax } 
 import type { AllocatorModel, AllocatorReal } from './allocator-model-state.js';
 import type { AllocatorCommand } from './commands/command.js';
 import { drainAllocator } from './drain.js';
+import { contractChecked } from './model-io.js';
 import { formatGeometry, geometryArbitrary, pageSizeOf, sizeTokensOf, type AllocatorGeometry } from './geometry.js';
 import { formatFailure, runCampaign, runProgram, type CampaignOptions, type ModelRunReport, type ModelSpec } from '../run-model.js';
 
@@ -30,10 +31,16 @@ export function newAllocatorModel(g: AllocatorGeometry): AllocatorModel {
   return { geometry: g, pageSize: pageSizeOf(g), ledger: new PageLedger(pageSizeOf(g), g.poolPages), live: [], nextId: 0, groupOpen: false, backup: null, executed: 0 };
 }
 
+/**
+ * The real side of a run: the provider's allocator, checked against the contract's types and the
+ * configuration's geometry (see {@link contractChecked}), and the reference in exact mode.
+ *
+ * @throws LedgerViolation when what `create` returned is not an allocator of this geometry.
+ */
 export function newAllocatorReal(g: AllocatorGeometry, provider: AllocatorProvider, exact: boolean): AllocatorReal {
   const config = { sizeTokens: sizeTokensOf(g), kernelPageSize: g.kernelPageSize, dcpSize: g.dcpSize, needSort: g.needSort, checks: g.checks };
   return {
-    allocator: provider.create(config),
+    allocator: contractChecked(provider.create(config), config),
     shadow: exact ? referenceProvider.create(config) : null,
     backupState: null,
     shadowBackupState: null,

@@ -13,6 +13,7 @@ import { HostSlotPool, type HostPool, type HostPoolProvider, type HostSlotPoolCo
 import { LedgerViolation } from '../../ledger/ledger-violation.js';
 import { PageLedger } from '../../ledger/page-ledger.js';
 import { isProviderFault } from '../../provider-fault.js';
+import { describeThrown } from '../../text/describe-thrown.js';
 import { kKernelPageSizes } from '../allocator/geometry.js';
 import { formatFailure, runCampaign, type CampaignOptions, type ModelRunReport, type ModelSpec } from '../run-model.js';
 
@@ -43,10 +44,52 @@ interface HostReal {
 
 type HostCommand = fc.Command<HostModel, HostReal>;
 
+/** What a value is, in words, for a violation: "an Array", "undefined", "the number 1.5". */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'number') return `the number ${value}`;
+  if (typeof value !== 'object') return typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
+  if (Array.isArray(value)) return 'an Array';
+  return ArrayBuffer.isView(value) ? `a ${value.constructor.name}` : 'an object';
+}
+
+/** An integer result (`availableSize`, `free`'s count) as the contract names it. */
+function integerResult(value: unknown, op: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw new LedgerViolation('return-type', `${op} returned ${kindOf(value)}, not an integer`);
+  return value;
+}
+
+/** Slots as the contract names them: an Int32Array, or null when short. */
+function slotsResult(value: unknown, op: string): Int32Array | null {
+  if (value === null || value instanceof Int32Array) return value;
+  throw new LedgerViolation('return-type', `${op} returned ${kindOf(value)}, not an Int32Array or null`);
+}
+
+/** A new pool's page, read once at creation; a throwing getter is a violation like a wrong value (the model never crashes on what a provider returns). */
+function readPageSize(pool: object, expect: number): void {
+  let value: unknown;
+  try {
+    value = (pool as { pageSize?: unknown }).pageSize;
+  } catch (error) {
+    throw new LedgerViolation('geometry', `create returned a host pool whose pageSize getter threw ${describeThrown(error)}`);
+  }
+  if (value !== expect) throw new LedgerViolation('geometry', `create returned a host pool with pageSize ${typeof value === 'number' ? value : kindOf(value)}; the configuration gives ${expect}`);
+}
+
+/**
+ * What `create` returned, checked: an object whose page is the configuration's (its size is
+ * checked after every command, against the sizing rule).
+ */
+function checkedPool(made: unknown, config: HostSlotPoolConfig): HostPool {
+  if (made === null || (typeof made !== 'object' && typeof made !== 'function')) throw new LedgerViolation('return-type', `create returned ${kindOf(made)}, not a host pool`);
+  readPageSize(made, config.pageSize);
+  return made as HostPool;
+}
+
 function after(m: HostModel, r: HostReal, op: string): void {
   m.executed++;
   if (r.pool.size !== m.sizeExpected) throw new LedgerViolation('host-size', `after ${op}: size ${r.pool.size}; the sizing rule (one extra page) gives ${m.sizeExpected}`);
-  const avail = r.pool.availableSize();
+  const avail = integerResult(r.pool.availableSize(), 'availableSize()');
   if (avail !== m.ledger.freePageCount) throw new LedgerViolation('available-size', `after ${op}: availableSize() = ${avail}, the ledger has ${m.ledger.freePageCount} free slots`);
 }
 
@@ -62,7 +105,7 @@ class HostAlloc implements HostCommand {
   run(m: HostModel, r: HostReal): void {
     const op = this.toString();
     const n = this.pages * m.pageSize;
-    const out = r.pool.alloc(n);
+    const out = slotsResult(r.pool.alloc(n), op);
     if (r.shadow !== null && !same(out, r.shadow.alloc(n))) throw new LedgerViolation('exact', `${op} returned other slots than the reference`);
     if (out === null) {
       if (n <= m.ledger.freePageCount) throw new LedgerViolation('capacity', `${op} returned null with ${m.ledger.freePageCount} slots free`);
@@ -93,7 +136,7 @@ class HostFree implements HostCommand {
     const holding = m.holdings[i] as number[];
     const keep = Math.min(this.keep, holding.length - 1);
     const given = holding.slice(keep);
-    const count = r.pool.free(Int32Array.from(given));
+    const count = integerResult(r.pool.free(Int32Array.from(given)), op);
     r.shadow?.free(Int32Array.from(given));
     if (count !== given.length) throw new LedgerViolation('free-count', `${op} returned ${count} for ${given.length} slots`);
     m.ledger.release(undefined, given.map((s) => s + 1), false, op);
@@ -129,7 +172,8 @@ class HostReject implements HostCommand {
     try {
       call();
     } catch (error) {
-      if (isProviderFault(error)) throw error;
+      // Only the pool's own throw is the refusal: a bridge fault or a violation raised inside the call goes on up.
+      if (isProviderFault(error) || error instanceof LedgerViolation) throw error;
       threw = true;
     }
     if (!threw) throw new LedgerViolation('accepted-bad-input', `${op} must be refused, but the host pool accepted it`);
@@ -200,7 +244,7 @@ export function hostContractSpec(provider: HostPoolProvider, mode: 'contract' | 
       const sizeExpected = (Math.floor(config.sizeTokens / ps) + 1) * ps;
       return {
         model: { geometry: g, pageSize: ps, sizeExpected, ledger: new PageLedger(1, sizeExpected), holdings: [], executed: 0 },
-        real: { pool: provider.create(config), shadow: mode === 'exact' ? new HostSlotPool(config) : null },
+        real: { pool: checkedPool(provider.create(config), config), shadow: mode === 'exact' ? new HostSlotPool(config) : null },
       };
     },
     drain,
