@@ -16,11 +16,21 @@ class Rejected(Exception):
     """A call the contract says must be refused; the pool is unchanged."""
 
 
+def is_int(value):
+    """A JSON integer (Python's bool is an int too, and is not one)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 class HostPool:
     def __init__(self, config):
-        size_tokens, page = config["sizeTokens"], config["pageSize"]
-        if not (isinstance(size_tokens, int) and isinstance(page, int) and size_tokens > 0 and page > 0):
-            raise Rejected(f"ConfigError: bad host pool config {config}")
+        size_tokens, page, dcp = config["sizeTokens"], config["pageSize"], config.get("dcpSize", 1)
+        # 0 tokens is the engine's empty request: the extra page makes it a pool of one page.
+        if not (is_int(size_tokens) and size_tokens >= 0):
+            raise Rejected(f"ConfigError: sizeTokens {size_tokens} is not a non-negative integer")
+        if not (is_int(dcp) and dcp > 0):
+            raise Rejected(f"ConfigError: dcpSize {dcp} is not a positive integer")
+        if not (is_int(page) and page > 0 and page % dcp == 0):
+            raise Rejected(f"ConfigError: HiCache host pool page_size ({page}) must be a positive multiple of dcp_size ({dcp})")
         self.page = page
         # The engine's sizing rule: whole pages, then always one more.
         self.size = (size_tokens // page + 1) * page
@@ -32,7 +42,7 @@ class HostPool:
         self.used = [False] * self.size
 
     def alloc(self, n):
-        if not isinstance(n, int) or n < 0 or n % self.page != 0:
+        if not is_int(n) or n < 0 or n % self.page != 0:
             raise Rejected(f"ArgumentError: The requested size should be a multiple of the page size. Got {n}.")
         if n > len(self.free_slots):
             return None
@@ -45,7 +55,8 @@ class HostPool:
         if self.checks:
             bad, seen = [], set()
             for slot in indices:
-                if not isinstance(slot, int) or not 0 <= slot < self.size or not self.used[slot] or slot in seen:
+                # Range first: a negative slot would index self.used from its end.
+                if not is_int(slot) or not 0 <= slot < self.size or not self.used[slot] or slot in seen:
                     bad.append(slot)
                 seen.add(slot)
             if bad:

@@ -1,4 +1,6 @@
 import { createAllocator, PagedAllocator, type AllocatorConfig, type AllocatorProvider, type PageAllocator } from '@kvfuzz/allocator-core';
+import { createSkipsDcpDivisibility, sizeCeilHidden, sizeCeilPages } from './config-mutants.js';
+import { GroupEndChecksLate, GroupEndNotAtomic } from './group-end-mutants.js';
 import type { ExtendBug } from './buggy-planners.js';
 import {
   AppendInsteadOfPrepend,
@@ -9,6 +11,7 @@ import {
   ClearFromPageZero,
   DecodeCountOffByOne,
   ExtendCountFloor,
+  FreeIgnoresOutsidePool,
   FreeWithoutUnique,
   GroupKeepsReps,
   GroupKeepsViews,
@@ -26,6 +29,11 @@ export interface AllocatorMutant {
   readonly mechanism: string;
   /** Order-only bugs keep every set right and show only against the reference's exact page ids. */
   readonly mode: 'contract' | 'exact';
+  /**
+   * With which in-line checks setting the bug can be caught: `both`, or `on` for a bug in what
+   * only checks-on refuses (A24, A25), whose inputs are undefined behaviour with checks off.
+   */
+  readonly checks: 'both' | 'on';
   readonly provider: AllocatorProvider;
 }
 
@@ -41,7 +49,12 @@ function paged(name: string, build: (config: AllocatorConfig) => PagedAllocator)
 }
 
 function mutant(name: string, item: number, mechanism: string, build: (config: AllocatorConfig) => PagedAllocator, mode: 'contract' | 'exact' = 'contract'): AllocatorMutant {
-  return { name, item, mechanism, mode, provider: paged(name, build) };
+  return { name, item, mechanism, mode, checks: 'both', provider: paged(name, build) };
+}
+
+/** A bug in every allocator the provider builds, at every page size (contract mode). */
+function anyPage(name: string, mechanism: string, checks: 'both' | 'on', create: (config: AllocatorConfig) => PageAllocator): AllocatorMutant {
+  return { name, item: 0, mechanism, mode: 'contract', checks, provider: { name, create } };
 }
 
 const layout = (bug: ExtendBug) => (config: AllocatorConfig) => new BuggyExtendLayout(config, bug);
@@ -64,6 +77,12 @@ export const kAllocatorMutants: readonly AllocatorMutant[] = [
   mutant('nested-begin-resets', 19, 'a nested freeGroupBegin resets the group (drops pending frees)', (c) => new NestedBeginResets(c)),
   mutant('available-counts-queued', 0, 'availableSize counts pages queued in an open free group as free (accounting)', (c) => new AvailableCountsQueued(c)),
   mutant('backup-live-reference', 20, 'backupState keeps live references; restore does not roll back', (c) => new BackupLiveReference(c)),
+  anyPage('create-skips-dcp-divisibility', 'create floors a sizeTokens that dcpSize does not divide instead of refusing it (A2)', 'both', createSkipsDcpDivisibility),
+  anyPage('size-ceil-pages', 'a sizeTokens that is not a page multiple gets ceil(sizeTokens / pageSize) pages (A3)', 'both', sizeCeilPages),
+  anyPage('size-ceil-hidden', 'numPages reports floor(sizeTokens / pageSize), but the free list holds the ceil page past it (A3)', 'both', sizeCeilHidden),
+  { ...mutant('free-ignores-outside-pool', 0, 'with checks on, free drops a slot past the pool instead of refusing the call (A24)', (c) => new FreeIgnoresOutsidePool(c)), checks: 'on' },
+  anyPage('group-end-not-atomic', 'a group refused at its end for a bad give-back first releases its good pages and closes (A17)', 'on', (c) => new GroupEndNotAtomic(c)),
+  anyPage('group-end-checks-late', "a group's plain frees are checked at freeGroupEnd against the states then: a bad page handed out meanwhile is released (A24)", 'on', (c) => new GroupEndChecksLate(c)),
 ];
 
 export function findAllocatorMutant(name: string): AllocatorMutant | undefined {

@@ -179,3 +179,15 @@ export class BackupLiveReference extends PagedAllocator {
     this.stagedCount = s.stagedCount;
   }
 }
+
+/** A24: with checks on, `free` drops a slot past the pool (`≥ (numPages + 1) × pageSize`) instead of refusing the call. */
+export class FreeIgnoresOutsidePool extends PagedAllocator {
+  override free(indices: ArrayLike<number>): void {
+    if (this.checks !== true) {
+      super.free(indices);
+      return;
+    }
+    const inside = Array.from(indices).filter((slot) => !(slot >= this.slotEnd));
+    if (inside.length > 0) super.free(inside);
+  }
+}

@@ -10,6 +10,8 @@ import { parseArgs } from 'node:util';
 import { formatShard, type Shard } from '../campaign/batch-seed.js';
 import { runKillTable, runTargetCampaign, type KillRow, type TargetCampaign } from '../campaign/campaign.js';
 import { WorkerPool } from '../campaign/worker-pool.js';
+import { kAllocatorRules } from '../contract/allocator-rules.js';
+import { kHostRules } from '../contract/host-rules.js';
 import { findTarget, kFuzzTargets, kPlannedTargets, targetOfMutant, type FuzzTarget } from '../fuzz-targets.js';
 import { failureSignature } from '../regressions/failure-signature.js';
 import { isStored, storeRegression } from '../regressions/regression-store.js';
@@ -194,9 +196,16 @@ function parseCli(argv: readonly string[]): CliOptions | 'help' | 'list' {
 }
 
 function listAll(): string {
-  const rows = kFuzzTargets.flatMap((t) => t.mutants.map((m) => [m.name, t.name, m.item === 0 ? '—' : `§11.${m.item}`, m.mode, m.mechanism]));
+  const rows = kFuzzTargets.flatMap((t) => t.mutants.map((m) => [m.name, t.name, m.mode, m.mechanism]));
   const planned = kPlannedTargets.length === 0 ? '' : ` (planned: ${kPlannedTargets.join(', ')})`;
-  return `targets: ${kTargetNames.join(', ')}${planned}\n\n${formatTable(['mutant', 'model', 'item', 'mode', 'mechanism'], rows)}`;
+  const rules = `${kAllocatorRules[0].id}–${kAllocatorRules.at(-1)?.id}, host pool ${kHostRules[0].id}–${kHostRules.at(-1)?.id}`;
+  return [
+    `targets: ${kTargetNames.join(', ')}${planned}`,
+    '',
+    formatTable(['mutant', 'model', 'mode', 'mechanism'], rows),
+    '',
+    `Planted bugs every campaign must catch (pnpm fuzz --kill-table). The contract alternatives are judged by is CONTRACT.md (allocator ${rules}); pnpm validate --report gives a verdict per rule.`,
+  ].join('\n');
 }
 
 const baseDir = process.env['INIT_CWD'] ?? process.cwd();

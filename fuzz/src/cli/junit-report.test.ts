@@ -20,7 +20,7 @@ function xmlError(xml: string): string | null {
 }
 
 function failed(text: string, rule: string, message: string): TargetCampaign {
-  const failure = { path: '0', geometry: {}, program: [], commands: [], errorName: 'LedgerViolation', message, rule };
+  const failure = { path: '0', geometry: {}, program: [], commands: [], errorName: 'LedgerViolation', message, rule, contractRule: null };
   return {
     target: 'allocator',
     mutant: null,

@@ -1,12 +1,13 @@
 import { create } from 'xmlbuilder2';
 import type { TargetCampaign } from '../campaign/campaign.js';
+import { findRule } from '../contract/find-rule.js';
 import { inertText } from '../text/inert-text.js';
 
 /** Characters XML 1.0 cannot carry at all, even as references; shown as escapes instead. */
 const kXmlForbidden = /[\ufffe\uffff]/g;
 
 /** Text for an XML document: what a terminal would get (control characters escaped), and nothing XML forbids. */
-function xmlText(text: string): string {
+export function xmlText(text: string): string {
   return inertText(text).replace(kXmlForbidden, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
@@ -27,7 +28,9 @@ export function junitReport(campaigns: readonly TargetCampaign[], seed: number, 
     const testCase = suite.ele('testcase', { classname: `kvfuzz.${xmlText(c.target)}`, name: `${name} campaign (${c.runs} runs, ${c.commands} commands)`, time: seconds });
     const failure = c.failure?.report.failure;
     if (c.failure !== null) {
-      testCase.ele('failure', { message: xmlText(failure?.message.split('\n')[0] ?? 'failed'), type: xmlText(failure?.rule ?? 'failure') }).txt(xmlText(c.failure.text));
+      const rule = failure?.contractRule === null || failure?.contractRule === undefined ? undefined : findRule(failure.contractRule);
+      const message = `${rule === undefined ? '' : `${rule.id} (${rule.title}): `}${failure?.message.split('\n')[0] ?? 'failed'}`;
+      testCase.ele('failure', { message: xmlText(message), type: xmlText(rule?.id ?? failure?.rule ?? 'failure') }).txt(xmlText(c.failure.text));
     }
   }
   return `${root.end({ prettyPrint: true, wellFormed: true })}\n`;

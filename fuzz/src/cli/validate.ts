@@ -9,11 +9,14 @@
  * nothing it started outlives the run.
  */
 import { parseArgs } from 'node:util';
+import { findRule } from '../contract/find-rule.js';
+import type { ModelRunReport } from '../models/run-model.js';
 import { ProviderFault } from '../provider-fault.js';
 import { inertLine, inertText } from '../text/inert-text.js';
 import { resolveModuleFile } from '../validate/module-provider.js';
 import { ProcessProvider } from '../validate/process-provider.js';
 import { commandLaunch, moduleHostLaunch } from '../validate/provider-launch.js';
+import { printTranscript } from '../validate/transcript.js';
 import { validateHostPoolProvider, validateProvider, type ValidationReport } from '../validate/validate-provider.js';
 import { checkOutputPath, writeOutputFile } from './output-file.js';
 import { ProgressLine } from './progress-line.js';
@@ -168,6 +171,18 @@ function printStderrTail(label: string, tail: string): void {
   for (const line of lines.slice(-kStderrLinesShown)) print(`  | ${line}`);
 }
 
+/** A failure's contract rule, as the summary line names it: `A12 (statement)`, or the ledger law when the failure is outside the contract. */
+function brokenRule(failure: ModelRunReport<unknown>['failure']): string {
+  const rule = failure?.contractRule === null || failure?.contractRule === undefined ? undefined : findRule(failure.contractRule);
+  return rule === undefined ? `no contract rule (${inertLine(failure?.rule ?? 'unknown', kNameCharsMax)})` : `${rule.id} (${rule.title})`;
+}
+
+/** A failure's contract rule for `--json`: its id and statement. */
+function ruleJson(failure: ModelRunReport<unknown>['failure']): { id: string; title: string } | null {
+  const rule = failure?.contractRule === null || failure?.contractRule === undefined ? undefined : findRule(failure.contractRule);
+  return rule === undefined ? null : { id: rule.id, title: rule.title };
+}
+
 /** The verdict as JSON (`--json`): what CI keeps. */
 function writeJson(file: string, options: ValidateOptions, label: string, result: ValidationReport | null, fault: string | null): void {
   const report = result?.report ?? null;
@@ -183,6 +198,8 @@ function writeJson(file: string, options: ValidateOptions, label: string, result
     elapsedMs: report === null ? 0 : Math.round(report.elapsedMs),
     detectMs: report?.detectMs == null ? null : Math.round(report.detectMs),
     failure: result?.verdict === 'violation' ? report?.failure ?? null : null,
+    transcript: result?.transcript?.lines ?? null,
+    rule: result?.verdict === 'violation' ? ruleJson(report?.failure ?? null) : null,
     fault,
   };
   writeOutputFile(file, `${JSON.stringify(json, null, 2)}\n`);
@@ -234,7 +251,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return 2;
     }
     print(`${inertText(result.text)}\n`);
-    print(`${label}: VIOLATION (${inertLine(report.failure?.rule ?? 'unknown', kNameCharsMax)}) after ${((report.detectMs ?? 0) / 1000).toFixed(2)}s — ${tried}`);
+    printTranscript(result, print);
+    print(`${label}: VIOLATION of ${brokenRule(report.failure)} after ${((report.detectMs ?? 0) / 1000).toFixed(2)}s — ${tried}`);
     return 1;
   } finally {
     provider.close();

@@ -50,7 +50,7 @@ export function printCall(data: CommandData): string {
   return `${data.op}(${data.args.map(printValue).join(', ')})`;
 }
 
-/** Whether a command carries its data (the host contract model's commands do not: it is never stored). */
+/** Whether a command carries its data (every command of the stored models, and of the host contract model, which the validator replays). */
 export function hasData(command: unknown): command is DataCommand {
   return typeof command === 'object' && command !== null && typeof (command as Partial<DataCommand>).toData === 'function';
 }

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { findRule } from '../contract/find-rule.js';
 import { hasData, type CommandData } from './command-data.js';
 
 /** What a campaign over one model found. */
@@ -16,8 +17,8 @@ export interface ModelRunReport<G = unknown> {
     readonly geometry: G;
     /**
      * The shrunk command sequence as data (each command's builder and arguments): what a
-     * regression file stores and a replay decodes. Empty for a model whose commands carry no data
-     * (the host contract model, which is never stored).
+     * regression file stores and a replay decodes (the validator's too, for a process provider's
+     * transcript). Empty for a model whose commands carry no data.
      */
     readonly commands: CommandData[];
     /** The same sequence printed for people, one call per line (`alloc(64)`); never read back. */
@@ -26,6 +27,8 @@ export interface ModelRunReport<G = unknown> {
     readonly message: string;
     /** The ledger rule, or the error code, that caught it. */
     readonly rule: string;
+    /** The CONTRACT.md rule it broke (`A12`), for the models `pnpm validate` runs; null elsewhere. */
+    readonly contractRule: string | null;
   };
 }
 
@@ -52,6 +55,8 @@ export interface ModelSpec<G, M extends object, R> {
   readonly drain: (model: M, real: R) => void;
   /** Commands the model executed (for throughput statistics). */
   readonly executed: (model: M) => number;
+  /** The CONTRACT.md rule a failure broke (the validator's models); absent for the others. */
+  readonly ruleOf?: (error: unknown) => string | null;
 }
 
 /** @internal The name, message and rule of what a run threw (shared with the asynchronous runner). */
@@ -86,6 +91,7 @@ function commandsAsData(commands: readonly object[]): CommandData[] {
 export function campaignReport<G, C extends object>(
   details: fc.RunDetails<[[G, Iterable<C>]]>,
   counts: { readonly runs: number; readonly commands: number; readonly elapsedMs: number; readonly detectMs: number | null },
+  ruleOf?: (error: unknown) => string | null,
 ): ModelRunReport<G> {
   const base = { ...counts, seed: details.seed, interrupted: details.interrupted };
   if (!details.failed || details.counterexample === null) return { ...base, failed: false, failure: null };
@@ -94,7 +100,7 @@ export function campaignReport<G, C extends object>(
   return {
     ...base,
     failed: true,
-    failure: { path: details.counterexamplePath ?? '', geometry: g, commands: commandsAsData(list), program: list.map(String), ...describeError(details.errorInstance) },
+    failure: { path: details.counterexamplePath ?? '', geometry: g, commands: commandsAsData(list), program: list.map(String), ...describeError(details.errorInstance), contractRule: ruleOf?.(details.errorInstance) ?? null },
   };
 }
 
@@ -128,7 +134,7 @@ export function runCampaign<G, M extends object, R>(spec: ModelSpec<G, M, R>, op
     }
   });
   const details = fc.check(property, checkParameters(seed, options));
-  return campaignReport(details, { runs, commands, elapsedMs: performance.now() - started, detectMs });
+  return campaignReport(details, { runs, commands, elapsedMs: performance.now() - started, detectMs }, spec.ruleOf);
 }
 
 /** Runs one program (a geometry and a command list) and drains; throws what the oracle finds. */
@@ -143,8 +149,10 @@ export function runProgram<G, M extends object, R>(spec: ModelSpec<G, M, R>, geo
 export function formatFailure<G>(report: ModelRunReport<G>, target: string, formatGeometry: (g: G) => string = (g) => JSON.stringify(g)): string {
   const f = report.failure;
   if (f === null) return '';
+  const rule = f.contractRule === null ? undefined : findRule(f.contractRule);
   return [
     `${target}: ${f.errorName} — ${f.message}`,
+    ...(rule === undefined ? [] : [`  breaks ${rule.id} (CONTRACT.md): ${rule.title}`]),
     `  seed ${report.seed}, path "${f.path}", geometry: ${formatGeometry(f.geometry)}`,
     `  program (${f.program.length} commands):`,
     ...f.program.map((line) => `    ${line},`),

@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { serialize } from 'node:v8';
+import { registerContractPackages } from './contract-packages.mjs';
 
 const kProtocol = 'kvfuzz-allocator/1';
 /** What a caller writes over its arrays once a call returns (the model's kScribble). */
@@ -44,6 +45,11 @@ const typedArrayLength = Object.getOwnPropertyDescriptor(typedArrayPrototype, 'l
 const moduleFile = process.argv[2];
 const stdin = process.stdin;
 const stderr = process.stderr;
+
+// A provider from a project outside this workspace may import the contract's packages without
+// having them installed: they resolve to the workspace's (contract-packages.mjs; its own
+// installed copy wins when it has one).
+registerContractPackages(import.meta.url);
 
 // The module's console output goes to stderr: stdout carries the protocol and nothing else.
 Object.defineProperty(process, 'stdout', { configurable: true, enumerable: true, get: () => stderr });

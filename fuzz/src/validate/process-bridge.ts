@@ -37,6 +37,12 @@ export interface BridgeReply {
   readonly [field: string]: unknown;
 }
 
+/**
+ * Hears every line the bridge exchanges with the provider, as it goes: `sent` (a request),
+ * `received` (a reply), or `fault` (why a request got no usable reply: the fault's message).
+ */
+export type BridgeListener = (direction: 'sent' | 'received' | 'fault', line: string) => void;
+
 /** How long the bridge waits (milliseconds). */
 export interface BridgeTimeouts {
   /** The longest wait for the reply to `hello` (the process starting). */
@@ -65,6 +71,8 @@ export class ProcessBridge {
   private broken: ProviderFault | null = null;
   private callId = 0;
   private closed = false;
+  /** Hears every line while set (a violation's transcript); null otherwise, which costs nothing. */
+  private listener: BridgeListener | null = null;
 
   /**
    * @param launch - the program that serves the protocol, and how to describe its end.
@@ -96,6 +104,14 @@ export class ProcessBridge {
   }
 
   /**
+   * Has every line from now on (requests, replies, a fault) heard by `listener`, until it is
+   * replaced or set to null.
+   */
+  listen(listener: BridgeListener | null): void {
+    this.listener = listener;
+  }
+
+  /**
    * Sends one request and returns its reply.
    *
    * @param timeoutMs - the longest wait; `hello` gets the start timeout by default.
@@ -108,7 +124,9 @@ export class ProcessBridge {
     const id = ++this.callId;
     // An old reply is cleared; a fault the worker published meanwhile stays and is reported.
     Atomics.compareExchange(this.header, Word.State, State.Reply, State.Waiting);
-    this.worker.postMessage({ type: 'call', id, op: request.op, line: JSON.stringify(request) });
+    const line = JSON.stringify(request);
+    this.worker.postMessage({ type: 'call', id, op: request.op, line });
+    this.listener?.('sent', line);
     const waitMs = timeoutMs ?? (request.op === 'hello' ? this.timeouts.startTimeoutMs : this.timeouts.callTimeoutMs);
     const deadline = Date.now() + waitMs;
     for (;;) {
@@ -120,6 +138,7 @@ export class ProcessBridge {
       Atomics.wait(this.header, Word.State, state, left);
     }
     const text = this.bodyText();
+    this.listener?.('received', text);
     let reply: unknown;
     try {
       reply = JSON.parse(text);
@@ -164,6 +183,7 @@ export class ProcessBridge {
 
   private fail(message: string): never {
     this.broken ??= new ProviderFault(message);
+    this.listener?.('fault', this.broken.message);
     // Stop the provider now, not at the end: a hung one may be spinning a core meanwhile.
     if (!this.closed) {
       this.closed = true;

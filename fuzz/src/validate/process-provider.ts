@@ -3,7 +3,7 @@ import type { HostPool, HostPoolProvider, HostSlotPoolConfig } from '@kvfuzz/hos
 import { kCommandsPerRunMax } from '../models/allocator/allocator-commands.js';
 import { ProviderFault } from '../provider-fault.js';
 import { ProviderRejection } from './errors.js';
-import { ProcessBridge, type BridgeReply, type BridgeTimeouts } from './process-bridge.js';
+import { ProcessBridge, type BridgeListener, type BridgeReply, type BridgeTimeouts } from './process-bridge.js';
 import type { ProviderLaunch } from './provider-launch.js';
 import { ProviderSnapshot } from './provider-snapshot.js';
 import { checkReturned, integerOfReply, numberOfReply, slotsOfReply } from './reply-values.js';
@@ -111,6 +111,18 @@ class ProcessHostPool implements HostPool {
   }
 }
 
+/** The process provider behind each host pool view ({@link ProcessProvider.host}). */
+const hostViewOwners = new WeakMap<HostPoolProvider, ProcessProvider>();
+
+/**
+ * The process provider a provider object talks through — itself, or the process behind a host
+ * pool view — or null for a provider that runs in this process.
+ */
+export function processProviderOf(provider: AllocatorProvider | HostPoolProvider): ProcessProvider | null {
+  if (provider instanceof ProcessProvider) return provider;
+  return hostViewOwners.get(provider as HostPoolProvider) ?? null;
+}
+
 /** How a provider process is started and waited for. */
 export interface ProcessProviderOptions extends BridgeTimeouts {
   readonly launch: ProviderLaunch;
@@ -153,6 +165,7 @@ export class ProcessProvider implements AllocatorProvider {
         return new ProcessHostPool(bridge, numberOfReply(reply, 'size', op), pageSize);
       },
     };
+    hostViewOwners.set(this.host, this);
   }
 
   /** The provider's name as it gave it (raw: print it through `inertLine`). */
@@ -163,6 +176,14 @@ export class ProcessProvider implements AllocatorProvider {
   /** The first fault (the process could not be talked to), or null: the only source of a provider-fault verdict. */
   get fault(): ProviderFault | null {
     return this.startFault ?? this.bridge.fault;
+  }
+
+  /**
+   * Has every line exchanged with the process from now on heard by `listener` (a violation's
+   * transcript), until it is replaced or set to null.
+   */
+  listen(listener: BridgeListener | null): void {
+    this.bridge.listen(listener);
   }
 
   /**

@@ -1,9 +1,14 @@
 import type { AllocatorProvider } from '@kvfuzz/allocator-core';
 import type { HostPoolProvider } from '@kvfuzz/host-pool';
-import { formatHostContractFailure, validateHostPool } from '../models/host-contract/host-contract-model.js';
-import { formatAllocatorFailure, runAllocatorModel } from '../models/allocator/run-allocator-model.js';
-import type { CampaignOptions, ModelRunReport } from '../models/run-model.js';
+import { formatHostContractFailure, hostContractSpec, validateHostPool, type HostGeometry } from '../models/host-contract/host-contract-model.js';
+import { decodeHostCommands } from '../models/host-contract/host-program.js';
+import { decodeAllocatorCommands } from '../models/allocator/program.js';
+import { formatAllocatorFailure, runAllocatorModel, runAllocatorProgram } from '../models/allocator/run-allocator-model.js';
+import type { AllocatorGeometry } from '../models/allocator/geometry.js';
+import { runProgram, type CampaignOptions, type ModelRunReport } from '../models/run-model.js';
 import type { ProviderFault } from '../provider-fault.js';
+import { processProviderOf } from './process-provider.js';
+import { replayTranscript, type ViolationTranscript } from './transcript.js';
 
 /** What validation concluded. */
 export type Verdict = 'pass' | 'violation' | 'provider-fault';
@@ -17,6 +22,12 @@ export interface ValidationReport {
   readonly report: ModelRunReport<unknown>;
   /** The failure as text (empty on a pass): the counterexample of a violation, the fault's message of a provider fault. */
   readonly text: string;
+  /**
+   * A violation by a process provider: the lines exchanged while its shrunk program ran once
+   * more, or a note why they are not shown. Null for a pass, a provider fault, or a provider that
+   * runs in this process.
+   */
+  readonly transcript: ViolationTranscript | null;
 }
 
 /** How a validation names and judges its provider. */
@@ -47,7 +58,15 @@ export function validateProvider(provider: AllocatorProvider, mode: 'contract' |
   const fault = context.fault?.() ?? null;
   const verdict = verdictOf(report, fault);
   const text = verdict === 'provider-fault' ? (fault as ProviderFault).message : report.failed ? formatAllocatorFailure(report, label) : '';
-  return { provider: label, mode, verdict, report: report as ModelRunReport<unknown>, text };
+  const process = processProviderOf(provider);
+  const transcript =
+    verdict === 'violation' && process !== null && report.failure !== null
+      ? replayTranscript(process, report.failure, (f) => {
+          const commands = decodeAllocatorCommands(f.commands);
+          return () => runAllocatorProgram(f.geometry as AllocatorGeometry, commands, provider, mode === 'exact');
+        })
+      : null;
+  return { provider: label, mode, verdict, report: report as ModelRunReport<unknown>, text, transcript };
 }
 
 /** The same for a host pool provider, driven by the host pool contract model. */
@@ -57,5 +76,13 @@ export function validateHostPoolProvider(provider: HostPoolProvider, mode: 'cont
   const fault = context.fault?.() ?? null;
   const verdict = verdictOf(report, fault);
   const text = verdict === 'provider-fault' ? (fault as ProviderFault).message : report.failed ? formatHostContractFailure(report, label) : '';
-  return { provider: label, mode, verdict, report, text };
+  const process = processProviderOf(provider);
+  const transcript =
+    verdict === 'violation' && process !== null && report.failure !== null
+      ? replayTranscript(process, report.failure, (f) => {
+          const commands = decodeHostCommands(f.commands);
+          return () => runProgram(hostContractSpec(provider, mode), f.geometry as HostGeometry, commands);
+        })
+      : null;
+  return { provider: label, mode, verdict, report, text, transcript };
 }

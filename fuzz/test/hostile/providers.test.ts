@@ -94,13 +94,13 @@ const kModuleCases: readonly ModuleCase[] = [
   ['unprintable-throw-at-load.mjs', [], 2, /could not be loaded \(exit 2\) — the module threw while loading: an unprintable object$/, 0, {}],
   ['throwing-name-getter.mjs', [], 2, /could not be loaded \(exit 2\) — reading the default export's name threw Error: no name$/, 0, {}],
   ['throwing-create-getter.mjs', [], 2, /could not be loaded \(exit 2\) — reading the default export's create threw TypeError: no create$/, 0, {}],
-  ['exit-hook-fake-verdict.mjs', [], 1, /^group-keeps-reps: VIOLATION \(\S+\) after/, 0, { hasNot: 'FAKE' }],
-  ['patch-fill.ts', [], 1, /^group-keeps-views: VIOLATION \(\S+\) after/, 0, {}],
-  ['unprintable-throw.ts', [], 1, /^unprintable-throw: VIOLATION \(rejected-valid-call\) after/, 0, { has: 'ProviderRejection — the provider rejected alloc: an unprintable object' }],
-  ['wrong-page-size.ts', [], 1, /^wrong-page-size: VIOLATION \(geometry\) after \d/, 0, { has: /returned an allocator with pageSize \d+; kernelPageSize \d+ × dcpSize \d+ = \d+/ }],
-  ['throwing-num-pages.ts', [], 1, /^throwing-num-pages: VIOLATION \(geometry\) after \d/, 0, { has: 'an allocator whose numPages getter threw RangeError: numPages is a secret' }],
-  ['plain-array-extend.ts', [], 1, /^plain-array-extend: VIOLATION \(return-type\) after/, 0, { has: 'allocExtend returned an Array, not what the contract names' }],
-  ['named-provider-fault.ts', [], 1, /^named-provider-fault: VIOLATION \(rejected-valid-call\) after/, 0, { has: 'ProviderFault: pretend the bridge broke' }],
+  ['exit-hook-fake-verdict.mjs', [], 1, /^group-keeps-reps: VIOLATION of [AH]\d+ \(.+\) after/, 0, { hasNot: 'FAKE' }],
+  ['patch-fill.ts', [], 1, /^group-keeps-views: VIOLATION of [AH]\d+ \(.+\) after/, 0, {}],
+  ['unprintable-throw.ts', [], 1, /^unprintable-throw: VIOLATION of A18 \(.+\) after/, 0, { has: 'ProviderRejection — the provider rejected alloc: an unprintable object' }],
+  ['wrong-page-size.ts', [], 1, /^wrong-page-size: VIOLATION of A1 \(.+\) after \d/, 0, { has: /returned an allocator with pageSize \d+; kernelPageSize \d+ × dcpSize \d+ = \d+/ }],
+  ['throwing-num-pages.ts', [], 1, /^throwing-num-pages: VIOLATION of A1 \(.+\) after \d/, 0, { has: 'an allocator whose numPages getter threw RangeError: numPages is a secret' }],
+  ['plain-array-extend.ts', [], 1, /^plain-array-extend: VIOLATION of A5 \(.+\) after/, 0, { has: 'allocExtend returned an Array, not what the contract names' }],
+  ['named-provider-fault.ts', [], 1, /^named-provider-fault: VIOLATION of A18 \(.+\) after/, 0, { has: 'ProviderFault: pretend the bridge broke' }],
   ['console-spam.ts', ['--time', '2'], 0, /^console-spam: no violation — [1-9]\d* runs/, 2_000, { hasNot: 'SPAM' }],
 ];
 
@@ -139,7 +139,7 @@ describe('fuzz:hostile,providers cmd', () => {
 
   it('refuses slots outside int32 (every slot + 2^32) as a violation', async () => {
     const r = await validate(['--cmd', `python3 ${kFixtures}/int32_overflow.py`, '--time', '5', ...timeouts]);
-    expectVerdict(r, 1, /^int32-overflow: VIOLATION \(index-int32\) after/);
+    expectVerdict(r, 1, /^int32-overflow: VIOLATION of A5 \(.+\) after/);
     expect(r.stdout).toMatch(/returned 42949672\d\d at position 0, not an integer in int32 range/);
   });
 
@@ -160,7 +160,7 @@ describe('fuzz:hostile,providers cmd', () => {
     expect(output).not.toMatch(/^\s*::/m);
     expect(output).toContain('evil\\e]0;owned\\x07\\e[2J\\r\\n::error file=x::owned\\0\\r::warning::also');
     if (status === 2) expect(r.stdout).toContain('  | \\x3a:error file=y::from stderr');
-    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(status === 1 ? /: VIOLATION \(rejected-valid-call\) after/ : /: the provider failed \(exit 2\) — exited with code 3 while answering create/);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(status === 1 ? /: VIOLATION of A18 \(.+\) after/ : /: the provider failed \(exit 2\) — exited with code 3 while answering create/);
   });
 });
 

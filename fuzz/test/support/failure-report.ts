@@ -24,6 +24,7 @@ export function failureReport(
       geometry,
       commands: commands.map((c) => c.toData()),
       program: commands.map(String),
+      contractRule: null,
       errorName: 'LedgerViolation',
       message,
       rule: fields.rule ?? 'leak',

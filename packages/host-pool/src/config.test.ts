@@ -45,13 +45,19 @@ describe('host-pool:config,reject', () => {
     refused(8, ['config 8']);
   });
 
-  it.each(['sizeTokens', 'pageSize', 'dcpSize'] as const)('%s: 1 passes; 0, −1, 1.5, NaN and a string are refused', (field) => {
+  it.each(['pageSize', 'dcpSize'] as const)('%s: 1 passes; 0, −1, 1.5, NaN and a string are refused', (field) => {
     resolves({ ...kControl, dcpSize: 1, [field]: 1 });
     for (const value of [0, -1, 1.5, Number.NaN, '8']) refused({ ...kControl, [field]: value }, `${field} ${String(value)} is not a positive integer`);
   });
 
+  it('sizeTokens: 0 (the engine\'s empty request) and 1 pass; −1, 1.5, NaN and a string are refused', () => {
+    resolves({ ...kControl, sizeTokens: 0 });
+    resolves({ ...kControl, sizeTokens: 1 });
+    for (const value of [-1, 1.5, Number.NaN, '8']) refused({ ...kControl, sizeTokens: value }, `sizeTokens ${String(value)} is not a non-negative integer`);
+  });
+
   it('sizeTokens and pageSize: missing is refused', () => {
-    refused({ pageSize: 2 }, 'sizeTokens undefined is not a positive integer');
+    refused({ pageSize: 2 }, 'sizeTokens undefined is not a non-negative integer');
     refused({ sizeTokens: 8 }, 'pageSize undefined is not a positive integer');
   });
 

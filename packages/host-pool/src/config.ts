@@ -20,14 +20,15 @@ assert(kHostSizeTokensMax + kHostPageSizeMax <= kSlotEndMax, `kHostSizeTokensMax
  *
  * @param config - the configuration as the caller wrote it.
  * @returns the resolved configuration with the physical (kernel) page.
- * @throws ConfigError naming the bad value: a size, page size or DCP size that is not a positive
+ * @throws ConfigError naming the bad value: a size that is not a non-negative integer (0 is the
+ *   engine's empty request, a pool of one page); a page size or DCP size that is not a positive
  *   integer; a DCP size that is not a power of two; a size or page size over its maximum; a page
  *   size that is not a multiple of the DCP size (the engine's "HiCache host pool page_size (P) must
  *   be a multiple of dcp_size (D)"); `checks` that is not a boolean.
  */
 export function resolveHostSlotPoolConfig(config: HostSlotPoolConfig): ResolvedHostSlotPoolConfig {
   if (typeof config !== 'object' || config === null) throw new ConfigError(`config ${String(config)} is not an object`);
-  const sizeTokens = positiveIntegerField('sizeTokens', config.sizeTokens);
+  const sizeTokens = sizeTokensField(config.sizeTokens);
   const pageSize = positiveIntegerField('pageSize', config.pageSize);
   const dcpSize = positiveIntegerField('dcpSize', config.dcpSize ?? 1);
   const checks = booleanField('checks', config.checks, true);
@@ -41,4 +42,14 @@ export function resolveHostSlotPoolConfig(config: HostSlotPoolConfig): ResolvedH
     );
   }
   return { sizeTokens, pageSize, dcpSize, checks, physicalPageSize: pageSize / dcpSize };
+}
+
+/**
+ * The requested size: a non-negative integer. The engine sizes a host pool as
+ * `floor(size / page_size) + 1` pages whatever the request, so an empty request (a byte budget or
+ * a host-to-device ratio of 0) is a pool of one page, not an error.
+ */
+function sizeTokensField(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new ConfigError(`sizeTokens ${String(value)} is not a non-negative integer`);
+  return value;
 }

@@ -20,6 +20,7 @@ describe('host-pool:slot-pool,sizing', () => {
     [7, 2, 4, 8], // 7 // 2 = 3, plus one
     [9, 2, 5, 10],
     [1, 4, 1, 4], // smaller than a page: the extra page is the whole pool
+    [0, 4, 1, 4], // the engine's empty request (a budget or ratio of 0): still the extra page
     [8, 1, 9, 9],
     [7, 1, 8, 8],
   ])('%i requested tokens on page %i make %i pages, %i slots', (sizeTokens, pageSize, pageCount, size) => {
@@ -29,6 +30,15 @@ describe('host-pool:slot-pool,sizing', () => {
     expect(p.logicalSize).toBe(size);
     expect(p.availableSize()).toBe(size);
     expect(list(p.inspect().free)).toEqual(Array.from({ length: size }, (_, slot) => slot));
+  });
+
+  it('an empty request makes a working pool of one page: alloc(4) takes it whole, a second gets null', () => {
+    const p = pool({ sizeTokens: 0, pageSize: 4 });
+    expect(list(p.alloc(4))).toEqual([0, 1, 2, 3]);
+    expect(p.alloc(4)).toBeNull();
+    expect(p.free([0, 1, 2, 3])).toBe(4);
+    expect(p.availableSize()).toBe(4);
+    p.verifyInvariants();
   });
 
   it('under DCP the page is the widened one and the bookkeeping is in logical slots', () => {

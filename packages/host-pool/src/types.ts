@@ -17,7 +17,8 @@ export interface HostSlotPoolConfig {
   /**
    * The requested host size in logical slots (the engine's `device size × host_to_device_ratio`,
    * or the byte budget divided by the bytes per token; under DCP, per-rank tokens × dcpSize). The
-   * pool rounds it down to whole pages and then adds one page (see {@link HostSlotPool.size}).
+   * pool rounds it down to whole pages and then adds one page (see {@link HostSlotPool.size}): a
+   * non-negative integer, and 0 (the engine's empty request) makes a pool of one page.
    */
   readonly sizeTokens: number;
   /**

@@ -1,6 +1,7 @@
 import { ArgumentError, SlotRangeError } from '@kvfuzz/allocator-core';
 import { describe, expect, it } from 'vitest';
 import { HostDoubleFreeError } from './errors.js';
+import { kWasmScanMinSlots } from './internal/run-scan-wasm.js';
 import { expectNullUnchanged, expectRejected } from './test-support/expect-rejected.js';
 import { ProbedHostSlotPool } from './test-support/probed-pool.js';
 
@@ -147,5 +148,43 @@ describe('host-pool:validation,checks', () => {
     expectRejected(pool, () => pool.free([2, 2]), HostDoubleFreeError, 'Double-free detected: slots not currently allocated: [2].');
     expectRejected(pool, () => pool.free([6, 6]), HostDoubleFreeError, 'Double-free detected: slots not currently allocated: [6, 6].');
     expect(pool.free([2])).toBe(1);
+  });
+});
+
+// The contract's bad frees (H14) as the validator sends them: Int32Array batches, which skip the
+// plain-array slot check and reach the run scan and the flag flips directly, in a small pool and
+// in one whose lists and flags live in WebAssembly memory. Each is refused beside held slots and
+// frees none of them: the held slots still go back afterwards. The engine's bookkeeping (torch
+// indexing of slot_used) accepts the first two: a repeated held slot passes its check and is
+// counted twice, and a negative slot wraps to slot size + s.
+describe.each([
+  ['small', 8],
+  ['WebAssembly', kWasmScanMinSlots],
+])('host-pool:validation,contract-frees %s pool', (_where, sizeTokens) => {
+  function held(): { pool: ProbedHostSlotPool; slots: number[] } {
+    const pool = new ProbedHostSlotPool({ sizeTokens, pageSize: 2, dcpSize: 1, checks: true });
+    return { pool, slots: list(pool.alloc(6)) };
+  }
+
+  it('control: the six held slots go back as one Int32Array', () => {
+    const { pool, slots } = held();
+    expect(pool.free(Int32Array.from(slots))).toBe(6);
+  });
+
+  // Each case: the call from the held slots and the pool's size, and the one bad value it names.
+  it.each([
+    ['a held slot named twice', (s: number[]) => [s[0], s[1], s[0]], HostDoubleFreeError],
+    ['a held slot named twice, last', (s: number[]) => [...s, s[5]], HostDoubleFreeError],
+    ['−1 (the last slot under negative indexing)', (s: number[]) => [s[0], -1], SlotRangeError],
+    ['2 − size (held slot 2 under negative indexing)', (s: number[], size: number) => [s[0], 2 - size], SlotRangeError],
+    ['size (one past the last slot)', (s: number[], size: number) => [s[0], size], SlotRangeError],
+  ] as const)('refuses %s beside held slots, and frees none of them', (_what, call, errorClass) => {
+    const { pool, slots } = held();
+    const indices = Int32Array.from(call(slots, pool.size) as number[]);
+    const bad = indices[indices.length - 1] as number;
+    const message = errorClass === SlotRangeError ? `Slots outside [0, ${pool.size}): [${bad}].` : `Double-free detected: slots not currently allocated: [${bad}].`;
+    expectRejected(pool, () => pool.free(indices), errorClass, message);
+    expect(pool.free(Int32Array.from(slots))).toBe(6);
+    pool.verifyInvariants();
   });
 });

@@ -21,6 +21,18 @@ export interface AllocatorModel {
   live: Holding[];
   nextId: number;
   groupOpen: boolean;
+  /**
+   * Bad give-backs (A24) the implementation accepted inside the open free group instead of
+   * refusing them at the call — the contract's other choice. The ledger did not record them; the
+   * group's `freeGroupEnd` must then be refused with nothing changed, and the model gives back
+   * nothing else in the group until then. Empty when there are none.
+   */
+  deferredBad: string[];
+  /**
+   * The implementation accepted a `sizeTokens` with a remainder (A3): a page past `numPages` handed
+   * out then breaks A3, not only A6.
+   */
+  sizeRemainderAccepted: boolean;
   /** Commands run so far (for throughput statistics). */
   executed: number;
   /** The last backup, with what the model knew then; null before any backup. */

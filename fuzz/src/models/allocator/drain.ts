@@ -1,14 +1,17 @@
 import { LedgerViolation } from '../../ledger/ledger-violation.js';
 import type { AllocatorModel, AllocatorReal } from './allocator-model-state.js';
-import { mirror, pagesOfRow, verifyQuiet } from './model-io.js';
+import { endGroupWithDeferredBad, mirror, pagesOfRow, verifyQuiet } from './model-io.js';
 
 /**
  * The end of every run: close the group, give back every holding, and then the whole pool must be
  * free, given back exactly once per allocation, and allocatable again as every page exactly once.
+ * A group holding a bad give-back accepted at the call must refuse its end; the model then clears.
  */
 export function drainAllocator(m: AllocatorModel, r: AllocatorReal): void {
   const op = 'drain';
-  if (m.groupOpen) {
+  if (m.deferredBad.length > 0) {
+    endGroupWithDeferredBad(m, r, op);
+  } else if (m.groupOpen) {
     mirror(r, op, (a) => a.freeGroupEnd());
     m.groupOpen = false;
     m.ledger.flushQueued();
@@ -26,11 +29,15 @@ export function drainAllocator(m: AllocatorModel, r: AllocatorReal): void {
   if (all === null) throw new LedgerViolation('leak', `after the drain alloc(${m.ledger.numPages * ps}) of the whole pool returned null`);
   const pages = new Set<number>();
   for (let j = 0; j < all.length; j += ps) pages.add(Math.floor((all[j] as number) / ps));
+  const past = [...pages].find((page) => page > m.ledger.numPages);
+  if (past !== undefined) {
+    throw new LedgerViolation('page-range', `after the drain alloc(${m.ledger.numPages * ps}) of the whole pool handed out page ${past}, past numPages ${m.ledger.numPages}`, m.sizeRemainderAccepted ? 'A3' : null);
+  }
   if (all.length !== m.ledger.numPages * ps || pages.size !== m.ledger.numPages || pages.has(0)) {
     throw new LedgerViolation('drain', `after the drain the whole pool came back as ${pages.size} distinct pages (of ${m.ledger.numPages})${pages.has(0) ? ', page 0 among them' : ''}`);
   }
   mirror(r, op, (a) => a.free(all));
   if (r.allocator.availableSize() !== m.ledger.numPages * ps) {
-    throw new LedgerViolation('available-size', `after the drain availableSize() = ${r.allocator.availableSize()}, expected ${m.ledger.numPages * ps}`);
+    throw new LedgerViolation('available-size', `after the drain availableSize() = ${r.allocator.availableSize()}, expected ${m.ledger.numPages * ps}`, 'A16');
   }
 }

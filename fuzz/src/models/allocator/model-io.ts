@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { AllocatorConfig, DecodeBatch, ExtendBatch, FreeSegment, PageAllocator } from '@kvfuzz/allocator-core';
+import type { AllocatorConfig, DecodeBatch, ExtendBatch, PageAllocator } from '@kvfuzz/allocator-core';
 import { LedgerViolation } from '../../ledger/ledger-violation.js';
+import { ForwardingAllocator } from './forwarding-allocator.js';
 import { isProviderFault } from '../../provider-fault.js';
 import { describeThrown } from '../../text/describe-thrown.js';
 import type { AllocatorModel, AllocatorReal, Holding } from './allocator-model-state.js';
@@ -41,82 +42,64 @@ function checkSlots(value: unknown, op: string): Int32Array | null {
  * model (an allocation returns an Int32Array or null, `availableSize` an integer), and
  * `pageSize`/`numPages` are read once, at creation, and are the configuration's.
  */
-class ContractCheckedAllocator implements PageAllocator {
+class ContractCheckedAllocator extends ForwardingAllocator {
   /** The implementation's own check, forwarded (the reference's; the model calls it only for the reference). */
   readonly verifyInvariants?: () => void;
 
   constructor(
-    private readonly inner: PageAllocator,
-    readonly pageSize: number,
-    readonly numPages: number,
+    inner: PageAllocator,
+    private readonly pageSizeRead: number,
+    private readonly numPagesRead: number,
   ) {
+    super(inner);
     const own = (inner as PageAllocator & { verifyInvariants?: unknown }).verifyInvariants;
     if (typeof own === 'function') this.verifyInvariants = () => void own.call(inner);
   }
 
-  availableSize(): number {
+  override get pageSize(): number {
+    return this.pageSizeRead;
+  }
+
+  override get numPages(): number {
+    return this.numPagesRead;
+  }
+
+  override availableSize(): number {
     const value: unknown = this.inner.availableSize();
     if (typeof value !== 'number' || !Number.isInteger(value)) throw new LedgerViolation('return-type', `availableSize() returned ${kindOf(value)}, not an integer`);
     return value;
   }
 
-  alloc(needSize: number): Int32Array | null {
+  override alloc(needSize: number): Int32Array | null {
     return checkSlots(this.inner.alloc(needSize), 'alloc');
   }
 
-  allocExtend(batch: ExtendBatch): Int32Array | null {
+  override allocExtend(batch: ExtendBatch): Int32Array | null {
     return checkSlots(this.inner.allocExtend(batch), 'allocExtend');
   }
 
-  allocDecode(batch: DecodeBatch): Int32Array | null {
+  override allocDecode(batch: DecodeBatch): Int32Array | null {
     return checkSlots(this.inner.allocDecode(batch), 'allocDecode');
-  }
-
-  free(indices: ArrayLike<number>): void {
-    this.inner.free(indices);
-  }
-
-  freeSegments(segments: readonly FreeSegment[]): void {
-    this.inner.freeSegments(segments);
-  }
-
-  freeGroupBegin(): void {
-    this.inner.freeGroupBegin();
-  }
-
-  freeGroupEnd(): void {
-    this.inner.freeGroupEnd();
-  }
-
-  backupState(): unknown {
-    return this.inner.backupState();
-  }
-
-  restoreState(state: unknown): void {
-    this.inner.restoreState(state);
-  }
-
-  clear(): void {
-    this.inner.clear();
   }
 }
 
 /** One geometry property of a new allocator, read once; a throwing getter is a violation like a wrong value. */
-function readGeometry(made: object, key: 'pageSize' | 'numPages', expect: number, how: string, op: string): number {
+function readGeometry(made: object, key: 'pageSize' | 'numPages', expect: number, how: string, op: string, contractRule: string | null): number {
   let value: unknown;
   try {
     value = (made as Record<string, unknown>)[key];
   } catch (error) {
-    throw new LedgerViolation('geometry', `${op} returned an allocator whose ${key} getter threw ${describeThrown(error)}`);
+    throw new LedgerViolation('geometry', `${op} returned an allocator whose ${key} getter threw ${describeThrown(error)}`, contractRule);
   }
-  if (value !== expect) throw new LedgerViolation('geometry', `${op} returned an allocator with ${key} ${typeof value === 'number' ? value : kindOf(value)}; ${how} = ${expect}`);
+  if (value !== expect) throw new LedgerViolation('geometry', `${op} returned an allocator with ${key} ${typeof value === 'number' ? value : kindOf(value)}; ${how} = ${expect}`, contractRule);
   return expect;
 }
 
 /**
  * What `create(config)` returned, checked and wrapped for the model: an object whose `pageSize` is
- * `kernelPageSize × dcpSize` and whose `numPages` is `sizeTokens / pageSize` (the reference's
- * `resolveAllocatorConfig`), each read once, and whose results are type-checked call by call.
+ * `kernelPageSize × dcpSize` and whose `numPages` is `floor(sizeTokens / pageSize)` (A1; A3 for a
+ * size with a remainder, which only a provider that accepts one is given), each read once, and
+ * whose results are type-checked call by call.
  *
  * @throws LedgerViolation `return-type` when it is not an object, `geometry` when a size is wrong or its getter throws.
  */
@@ -124,9 +107,12 @@ export function contractChecked(made: unknown, config: Required<Pick<AllocatorCo
   const op = `create({ sizeTokens: ${config.sizeTokens}, kernelPageSize: ${config.kernelPageSize}, dcpSize: ${config.dcpSize} })`;
   if (made === null || (typeof made !== 'object' && typeof made !== 'function')) throw new LedgerViolation('return-type', `${op} returned ${kindOf(made)}, not an allocator`);
   const pageSize = config.kernelPageSize * config.dcpSize;
-  readGeometry(made, 'pageSize', pageSize, `kernelPageSize ${config.kernelPageSize} × dcpSize ${config.dcpSize}`, op);
-  readGeometry(made, 'numPages', config.sizeTokens / pageSize, `sizeTokens ${config.sizeTokens} / pageSize ${pageSize}`, op);
-  return new ContractCheckedAllocator(made as PageAllocator, pageSize, config.sizeTokens / pageSize);
+  const numPages = Math.floor(config.sizeTokens / pageSize);
+  const remainder = config.sizeTokens % pageSize;
+  readGeometry(made, 'pageSize', pageSize, `kernelPageSize ${config.kernelPageSize} × dcpSize ${config.dcpSize}`, op, null);
+  const how = remainder === 0 ? `sizeTokens ${config.sizeTokens} / pageSize ${pageSize}` : `floor(sizeTokens ${config.sizeTokens} / pageSize ${pageSize})`;
+  readGeometry(made, 'numPages', numPages, how, op, remainder === 0 ? null : 'A3');
+  return new ContractCheckedAllocator(made as PageAllocator, pageSize, numPages);
 }
 
 /** The live holding a pick resolves to (modulo the live set), or null when nothing is live. */
@@ -195,7 +181,7 @@ export function decodeStepOf(holdings: readonly Holding[], pageSize: number): { 
   return { seqLens, lastLoc, pagesNeeded };
 }
 
-export function extendRow(h: Holding, slots: Int32Array, pageSize: number, op: string): number[] {
+export function extendRow(h: Holding, slots: Int32Array, pageSize: number, op: string, contractRule: string | null = null): number[] {
   const newPages: number[] = [];
   const pre = h.row.length;
   let blockPage = pre % pageSize === 0 ? -1 : Math.floor((h.row[pre - 1] as number) / pageSize);
@@ -204,14 +190,14 @@ export function extendRow(h: Holding, slots: Int32Array, pageSize: number, op: s
     const slot = slots[k] as number;
     if (pos % pageSize === 0) blockPage = -1;
     if (!Number.isInteger(slot) || slot < 0 || slot % pageSize !== pos % pageSize) {
-      throw new LedgerViolation('row-structure', `${op} put slot ${slot} at row position ${pos} of #${h.id}: slot % ${pageSize} must be ${pos % pageSize}`);
+      throw new LedgerViolation('row-structure', `${op} put slot ${slot} at row position ${pos} of #${h.id}: slot % ${pageSize} must be ${pos % pageSize}`, contractRule);
     }
     const page = Math.floor(slot / pageSize);
     if (blockPage === -1) {
       blockPage = page;
       newPages.push(page);
     } else if (page !== blockPage) {
-      throw new LedgerViolation('row-structure', `${op} put slot ${slot} (page ${page}) at row position ${pos} of #${h.id}, whose page block is in page ${blockPage}`);
+      throw new LedgerViolation('row-structure', `${op} put slot ${slot} (page ${page}) at row position ${pos} of #${h.id}, whose page block is in page ${blockPage}`, contractRule);
     }
     h.row.push(slot);
   }
@@ -223,8 +209,13 @@ export function extendRow(h: Holding, slots: Int32Array, pageSize: number, op: s
  * the snapshot (when one can be taken) must be as before. Only the implementation's own throw
  * counts as the rejection: a fault of the process bridge or a violation the validator raised
  * inside the call (a wrong return type) goes on up.
+ *
+ * @param deferrable - A24's choice inside an open free group: the implementation may accept the
+ *   bad give-back at the call and refuse the group's `freeGroupEnd` instead. An accepted call is
+ *   noted in `m.deferredBad` (the ledger records no give-back) and must leave availability as it
+ *   was; see {@link endGroupWithDeferredBad}.
  */
-export function expectRejected(m: AllocatorModel, r: AllocatorReal, op: string, call: (a: PageAllocator) => unknown): void {
+export function expectRejected(m: AllocatorModel, r: AllocatorReal, op: string, call: (a: PageAllocator) => unknown, contractRule: string, deferrable = false): void {
   const availBefore = r.allocator.availableSize();
   const stateBefore = m.groupOpen ? null : structuredCloneSafe(r.allocator.backupState());
   let threw = false;
@@ -234,7 +225,15 @@ export function expectRejected(m: AllocatorModel, r: AllocatorReal, op: string, 
     if (isProviderFault(error) || error instanceof LedgerViolation) throw error;
     threw = true;
   }
-  if (!threw) throw new LedgerViolation('accepted-bad-input', `${op} must be rejected, but the allocator accepted it`);
+  if (!threw && deferrable && m.groupOpen) {
+    m.deferredBad.push(op);
+    const availAfter = r.allocator.availableSize();
+    if (availAfter !== availBefore) {
+      throw new LedgerViolation('available-size', `${op} was accepted inside the open free group (to be refused at freeGroupEnd) but availableSize went ${availBefore} → ${availAfter}`, contractRule);
+    }
+    return;
+  }
+  if (!threw) throw new LedgerViolation('accepted-bad-input', `${op} must be rejected, but the allocator accepted it`, contractRule);
   const availAfter = r.allocator.availableSize();
   if (availAfter !== availBefore) {
     throw new LedgerViolation('rejected-changed-state', `${op} was rejected but availableSize went ${availBefore} → ${availAfter}`);
@@ -242,6 +241,49 @@ export function expectRejected(m: AllocatorModel, r: AllocatorReal, op: string, 
   if (stateBefore !== null && !isDeepStrictEqual(stateBefore, structuredCloneSafe(r.allocator.backupState()))) {
     throw new LedgerViolation('rejected-changed-state', `${op} was rejected but backupState() differs from before the call`);
   }
+}
+
+/**
+ * The end of a free group that holds a bad give-back the implementation accepted at the call
+ * (A24's second choice): `freeGroupEnd` must be refused (A24) and change nothing (A17) —
+ * availability as before, and the group still open, so a `freeGroupBegin` after it is refused as
+ * nested. The model then recovers with `clear()` on both sides (every holding void, no group), as
+ * the clear command does, and the run goes on.
+ *
+ * @param op - the command ending the group (`groupEnd()`, or the drain).
+ */
+export function endGroupWithDeferredBad(m: AllocatorModel, r: AllocatorReal, op: string): void {
+  const bad = m.deferredBad.join('; ');
+  const availBefore = r.allocator.availableSize();
+  const refusedBy = (call: (a: PageAllocator) => void): boolean => {
+    try {
+      call(r.allocator);
+    } catch (error) {
+      if (isProviderFault(error) || error instanceof LedgerViolation) throw error;
+      return true;
+    }
+    return false;
+  };
+  if (!refusedBy((a) => a.freeGroupEnd())) {
+    throw new LedgerViolation('accepted-bad-input', `${op}: freeGroupEnd must be refused, the open group holds a bad give-back the allocator accepted at the call: ${bad}`, 'A24');
+  }
+  const availAfter = r.allocator.availableSize();
+  if (availAfter !== availBefore) {
+    throw new LedgerViolation('rejected-changed-state', `${op}: freeGroupEnd was refused (the group holds ${bad}) but availableSize went ${availBefore} → ${availAfter}`);
+  }
+  if (!refusedBy((a) => a.freeGroupBegin())) {
+    throw new LedgerViolation('rejected-changed-state', `${op}: freeGroupEnd was refused (the group holds ${bad}) but closed the group: a freeGroupBegin after it was accepted`);
+  }
+  if (r.allocator.availableSize() !== availBefore) {
+    throw new LedgerViolation('rejected-changed-state', `${op}: the nested freeGroupBegin after the refused freeGroupEnd was refused but availableSize went ${availBefore} → ${r.allocator.availableSize()}`);
+  }
+  const recover = `clear() after ${op}`;
+  mirror(r, recover, (a) => a.clear());
+  m.ledger.reset();
+  m.live = [];
+  m.groupOpen = false;
+  m.deferredBad = [];
+  verifyQuiet(m, r, recover);
 }
 
 function structuredCloneSafe(state: unknown): unknown {
@@ -261,6 +303,24 @@ export function afterCommand(m: AllocatorModel, r: AllocatorReal, op: string): v
   verifyQuiet(m, r, op);
 }
 
+/** Builders whose availability mismatch breaks a rule of their own (CONTRACT.md); the rest is A11. */
+const kQuietRuleOfBuilder: Readonly<Record<string, string>> = {
+  freeRow: 'A12',
+  freeSubset: 'A12',
+  freeSegments: 'A12',
+  groupBegin: 'A13',
+  groupEnd: 'A13',
+  restore: 'A14',
+  clear: 'A15',
+  drain: 'A16',
+};
+
+/** The rule an availableSize mismatch right after `op` breaks: its builder's, and A13 for a give-back inside a group. */
+function quietRuleOf(op: string, groupOpen: boolean): string {
+  const rule = kQuietRuleOfBuilder[/^\w+/.exec(op)?.[0] ?? ''] ?? 'A11';
+  return rule === 'A12' && groupOpen ? 'A13' : rule;
+}
+
 /** The quiet-point checks of {@link afterCommand}, without counting a command (the drain uses them). */
 export function verifyQuiet(m: AllocatorModel, r: AllocatorReal, op: string): void {
   const expectAvail = m.ledger.freePageCount * m.pageSize;
@@ -270,6 +330,7 @@ export function verifyQuiet(m: AllocatorModel, r: AllocatorReal, op: string): vo
       'available-size',
       `after ${op}: availableSize() = ${avail}, but the ledger has ${m.ledger.freePageCount} free pages × ${m.pageSize} = ${expectAvail} ` +
         `(${m.ledger.heldPageCount} held, ${m.ledger.queuedPageCount} queued in a free group)`,
+      quietRuleOf(op, m.groupOpen),
     );
   }
   if (r.shadow !== null && r.shadow.availableSize() !== avail) {
@@ -282,6 +343,21 @@ export function verifyQuiet(m: AllocatorModel, r: AllocatorReal, op: string): vo
   }
   const self = r.allocator as PageAllocator & { verifyInvariants?: () => void };
   if (r.selfCheck && typeof self.verifyInvariants === 'function') self.verifyInvariants();
+}
+
+/**
+ * Records pages handed out to `holderId` in the ledger. When the implementation accepted a size
+ * with a remainder, a page past `numPages` breaks A3 (its last slots lie past the KV buffers,
+ * which hold `sizeTokens + pageSize` slots); the ledger reports the rest of A6.
+ */
+export function acquirePages(m: AllocatorModel, holderId: number, pages: readonly number[], op: string): void {
+  if (m.sizeRemainderAccepted) {
+    const past = pages.find((page) => page > m.ledger.numPages);
+    if (past !== undefined) {
+      throw new LedgerViolation('page-range', `${op} handed out page ${past}, past numPages ${m.ledger.numPages} = floor(sizeTokens ${m.ledger.numPages * m.pageSize + (m.geometry.sizeExtraTokens ?? 0)} / pageSize ${m.pageSize})`, 'A3');
+    }
+  }
+  m.ledger.acquire(holderId, pages, op);
 }
 
 /** Gives back a holding's pages through `call` and records it in the ledger. */

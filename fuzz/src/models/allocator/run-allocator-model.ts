@@ -1,12 +1,15 @@
 import fc from 'fast-check';
-import { referenceProvider, type AllocatorProvider } from '@kvfuzz/allocator-core';
+import { referenceProvider, type AllocatorConfig, type AllocatorProvider } from '@kvfuzz/allocator-core';
+import { ruleOfError } from '../../contract/rule-of-error.js';
+import { LedgerViolation } from '../../ledger/ledger-violation.js';
 import { PageLedger } from '../../ledger/page-ledger.js';
+import { isProviderFault } from '../../provider-fault.js';
 import { allocatorCommandArbitraries, commandMixArbitrary, kCommandsPerRunMax } from './allocator-commands.js';
 import type { AllocatorModel, AllocatorReal } from './allocator-model-state.js';
 import type { AllocatorCommand } from './commands/command.js';
 import { drainAllocator } from './drain.js';
 import { contractChecked } from './model-io.js';
-import { formatGeometry, geometryArbitrary, pageSizeOf, sizeTokensOf, type AllocatorGeometry } from './geometry.js';
+import { formatGeometry, formatProbe, geometryArbitrary, pageSizeOf, sizeTokensOf, sizeTokensOfferedOf, type AllocatorGeometry, type ConfigProbe } from './geometry.js';
 import { formatFailure, runCampaign, runProgram, type CampaignOptions, type ModelRunReport, type ModelSpec } from '../run-model.js';
 
 /** How a campaign against the allocator model runs. */
@@ -27,24 +30,84 @@ export interface AllocatorModelOptions extends CampaignOptions {
   readonly maxCommands?: number;
 }
 
-export function newAllocatorModel(g: AllocatorGeometry): AllocatorModel {
-  return { geometry: g, pageSize: pageSizeOf(g), ledger: new PageLedger(pageSizeOf(g), g.poolPages), live: [], nextId: 0, groupOpen: false, backup: null, executed: 0 };
+export function newAllocatorModel(g: AllocatorGeometry, sizeRemainderAccepted = false): AllocatorModel {
+  return {
+    geometry: g,
+    pageSize: pageSizeOf(g),
+    ledger: new PageLedger(pageSizeOf(g), g.poolPages),
+    live: [],
+    nextId: 0,
+    groupOpen: false,
+    deferredBad: [],
+    sizeRemainderAccepted,
+    backup: null,
+    executed: 0,
+  };
+}
+
+/**
+ * `create(config)`, or null when the provider refuses it. Only the provider's own throw is a
+ * refusal: a fault of the process bridge, or a violation the validator raised reading the reply
+ * (a wrong type), goes on up.
+ */
+function createOrRefused(provider: AllocatorProvider, config: AllocatorConfig): { readonly made: unknown } | null {
+  try {
+    return { made: provider.create(config) };
+  } catch (error) {
+    if (isProviderFault(error) || error instanceof LedgerViolation) throw error;
+    return null;
+  }
+}
+
+/**
+ * Tries the geometry's probe, a configuration A2 says must be refused or A4 says may be: an
+ * accepted A2 configuration is a violation; an accepted A4 one must report A1's geometry, and is
+ * then dropped (over the protocol the run's `create` replaces it).
+ *
+ * @throws LedgerViolation `accepted-bad-input` (A2), or `geometry` (A1) for an accepted A4 probe.
+ */
+function tryConfigProbe(provider: AllocatorProvider, probe: ConfigProbe, g: AllocatorGeometry): void {
+  const op = formatProbe(probe);
+  const config = { sizeTokens: probe.sizeTokens, kernelPageSize: probe.kernelPageSize, dcpSize: probe.dcpSize, needSort: g.needSort, checks: g.checks };
+  const created = createOrRefused(provider, config);
+  if (created === null) return;
+  if (probe.rule === 'A2') throw new LedgerViolation('accepted-bad-input', `${op} must be refused, but the provider accepted it`, 'A2');
+  contractChecked(created.made, config);
 }
 
 /**
  * The real side of a run: the provider's allocator, checked against the contract's types and the
- * configuration's geometry (see {@link contractChecked}), and the reference in exact mode.
+ * configuration's geometry (see {@link contractChecked}), and the reference in exact mode. The
+ * geometry's probe (A2/A4) is tried first. A size with a remainder (A3) is offered first; if the
+ * provider refuses it, the floored size is created instead. The reference always gets the floored
+ * size (it refuses the other).
  *
- * @throws LedgerViolation when what `create` returned is not an allocator of this geometry.
+ * @throws LedgerViolation when a probe is answered against A2/A4, or what `create` returned is not
+ *   an allocator of this geometry with every page free.
  */
-export function newAllocatorReal(g: AllocatorGeometry, provider: AllocatorProvider, exact: boolean): AllocatorReal {
-  const config = { sizeTokens: sizeTokensOf(g), kernelPageSize: g.kernelPageSize, dcpSize: g.dcpSize, needSort: g.needSort, checks: g.checks };
+export function newAllocatorReal(g: AllocatorGeometry, provider: AllocatorProvider, exact: boolean): AllocatorReal & { readonly sizeRemainderAccepted: boolean } {
+  if (g.configProbe !== undefined && g.configProbe !== null) tryConfigProbe(provider, g.configProbe, g);
+  const base = { kernelPageSize: g.kernelPageSize, dcpSize: g.dcpSize, needSort: g.needSort, checks: g.checks };
+  const floored = { ...base, sizeTokens: sizeTokensOf(g) };
+  const offered = { ...base, sizeTokens: sizeTokensOfferedOf(g) };
+  const withRemainder = offered.sizeTokens !== floored.sizeTokens ? createOrRefused(provider, offered) : null;
+  const config = withRemainder === null ? floored : offered;
+  const allocator = contractChecked(withRemainder === null ? provider.create(floored) : withRemainder.made, config);
+  const availExpect = allocator.numPages * allocator.pageSize;
+  if (allocator.availableSize() !== availExpect) {
+    throw new LedgerViolation(
+      'available-size',
+      `create({ sizeTokens: ${config.sizeTokens}, … }) returned an allocator with availableSize() = ${allocator.availableSize()}, not numPages ${allocator.numPages} × pageSize ${allocator.pageSize} = ${availExpect}`,
+      withRemainder === null ? 'A11' : 'A3',
+    );
+  }
   return {
-    allocator: contractChecked(provider.create(config), config),
-    shadow: exact ? referenceProvider.create(config) : null,
+    allocator,
+    shadow: exact ? referenceProvider.create(floored) : null,
     backupState: null,
     shadowBackupState: null,
     selfCheck: provider === referenceProvider,
+    sizeRemainderAccepted: withRemainder !== null,
   };
 }
 
@@ -59,9 +122,13 @@ export function allocatorModelSpec(
     arbitrary: fc
       .tuple(geometryArbitrary(fixed), commandMixArbitrary)
       .chain(([g, mix]) => fc.tuple(fc.constant(g), fc.commands(allocatorCommandArbitraries(g, mix), { maxCommands, size: 'max' }))),
-    setup: (g) => ({ model: newAllocatorModel(g), real: newAllocatorReal(g, provider, mode === 'exact') }),
+    setup: (g) => {
+      const real = newAllocatorReal(g, provider, mode === 'exact');
+      return { model: newAllocatorModel(g, real.sizeRemainderAccepted), real };
+    },
     drain: drainAllocator,
     executed: (m) => m.executed,
+    ruleOf: (error) => ruleOfError('allocator', error),
   };
 }
 

@@ -71,6 +71,7 @@ describe('fuzz:gpu-kernels,model', () => {
       errorName: 'LedgerViolation',
       message: '[gpu-differs] fixed since',
       rule: 'gpu-differs',
+      contractRule: null,
     };
     const stored = storeRegression('gpu-kernels', { failed: true, interrupted: false, runs: 1, commands: 2, elapsedMs: 1, seed: 3, detectMs: 1, failure }, { seed: 3, batch: 0, shard: '0/1' }, dir);
     const replay = replayRegression(loadRegression(stored.file));

@@ -1,30 +1,64 @@
 /**
  * The host pool contract model: what `pnpm validate --pool host` drives an alternative host pool
- * with. Per run a geometry (host page = kernel page × DCP, requested size, checks), then
- * allocations of whole pages, gives-back of whole holdings or parts of them, double frees that
- * must be refused (checks on), unaligned sizes that must be refused, and clears. A slot ledger is
- * the oracle: outputs distinct and unheld, inside the pool, `null` only when the pool is short,
- * `availableSize` exact, the size by the sizing rule (one extra page); in exact mode also the
- * reference's slots (its contiguous-run preference).
+ * with. Per run a geometry (host page = kernel page × DCP, requested size — 0 included —, checks),
+ * at low frequency a configuration that must be refused first (H2), then allocations of whole
+ * pages, gives-back of whole holdings or parts of them, clears, and every input the contract says
+ * must be refused (H13, and with checks on H14), alone or beside held slots. A slot ledger is the
+ * oracle: outputs distinct and unheld, inside the pool, `null` only when the pool is short,
+ * `availableSize` exact, the size by the sizing rule (one extra page) read once at creation, a
+ * refused call changing nothing (held slots stay held); in exact mode also the reference's slots
+ * (its contiguous-run preference).
  */
 import fc from 'fast-check';
 import { kDcpSizes } from '@kvfuzz/allocator-core';
 import { HostSlotPool, type HostPool, type HostPoolProvider, type HostSlotPoolConfig } from '@kvfuzz/host-pool';
+import { ruleOfError } from '../../contract/rule-of-error.js';
 import { LedgerViolation } from '../../ledger/ledger-violation.js';
 import { PageLedger } from '../../ledger/page-ledger.js';
 import { isProviderFault } from '../../provider-fault.js';
 import { describeThrown } from '../../text/describe-thrown.js';
 import { kKernelPageSizes } from '../allocator/geometry.js';
+import { printCall, type CommandData } from '../command-data.js';
 import { formatFailure, runCampaign, type CampaignOptions, type ModelRunReport, type ModelSpec } from '../run-model.js';
+
+/**
+ * Configurations create must refuse (H2), each built from the run's geometry: a page that is not a
+ * positive multiple of the DCP size (0, negative, off the multiple), a DCP size that is not a
+ * positive integer (0, negative, 0.5 — which every integer page is a multiple of), and a negative
+ * or fractional requested size.
+ */
+export const kBadConfigKinds = [
+  'pageSizeZero',
+  'pageSizeNegative',
+  'pageSizeOffMultiple',
+  'dcpSizeZero',
+  'dcpSizeNegative',
+  'dcpSizeFractional',
+  'sizeTokensNegative',
+  'sizeTokensFractional',
+] as const;
+export type BadConfigKind = (typeof kBadConfigKinds)[number];
+
+/** One run in this many first tries a configuration that must be refused: often enough to catch a lax create within seconds, rare enough to leave the commands most of the time. */
+const kBadConfigRunsPer = 8;
+
+/** Bad calls the contract says must be refused: alloc sizes (H13, always) and frees (H14, checks on). */
+export const kRejectKinds = ['negativeAlloc', 'unalignedAlloc', 'doubleFree', 'repeatedSlot', 'negativeSlot', 'slotPastEnd'] as const;
+export type RejectKind = (typeof kRejectKinds)[number];
+
+/** Slots a violation message lists in full; a longer call is shown by its ends and its length. */
+const kMessageSlotsMax = 16;
 
 export interface HostGeometry {
   readonly kernelPageSize: number;
   readonly dcpSize: number;
-  /** Requested size in host pages (the pool adds one). */
+  /** Requested size in host pages (the pool adds one); 0 with no extra tokens is the engine's empty request. */
   readonly requestedPages: number;
   /** Tokens past the whole pages (the pool rounds them down): 0 … page − 1. */
   readonly extraTokens: number;
   readonly checks: boolean;
+  /** A configuration tried (and required to be refused) before the run's pool is created; null for none. */
+  readonly badConfig: BadConfigKind | null;
 }
 
 interface HostModel {
@@ -34,6 +68,11 @@ interface HostModel {
   /** Slot s is ledger page s + 1. */
   readonly ledger: PageLedger;
   holdings: number[][];
+  /**
+   * Held slots a refused call named, each with that call (as text): a later refusal to give them
+   * back is the refused call's doing (H10). An entry goes when its slot is given back or cleared.
+   */
+  readonly namedInRefusal: Map<number, string>;
   executed: number;
 }
 
@@ -65,30 +104,95 @@ function slotsResult(value: unknown, op: string): Int32Array | null {
   throw new LedgerViolation('return-type', `${op} returned ${kindOf(value)}, not an Int32Array or null`);
 }
 
-/** A new pool's page, read once at creation; a throwing getter is a violation like a wrong value (the model never crashes on what a provider returns). */
-function readPageSize(pool: object, expect: number): void {
-  let value: unknown;
+/** One size property of a new pool, read once at creation; a throwing getter is a violation like a wrong value (the model never crashes on what a provider returns). */
+function readOnce(pool: object, key: 'size' | 'pageSize', law: string): unknown {
   try {
-    value = (pool as { pageSize?: unknown }).pageSize;
+    return (pool as Record<string, unknown>)[key];
   } catch (error) {
-    throw new LedgerViolation('geometry', `create returned a host pool whose pageSize getter threw ${describeThrown(error)}`);
+    throw new LedgerViolation(law, `create returned a host pool whose ${key} getter threw ${describeThrown(error)}`, 'H1');
   }
-  if (value !== expect) throw new LedgerViolation('geometry', `create returned a host pool with pageSize ${typeof value === 'number' ? value : kindOf(value)}; the configuration gives ${expect}`);
+}
+
+/** A configuration as the messages show it. */
+function configText(config: object): string {
+  return `create(${JSON.stringify(config)})`;
 }
 
 /**
- * What `create` returned, checked: an object whose page is the configuration's (its size is
- * checked after every command, against the sizing rule).
+ * What `create` returned, checked (H1): an object whose page is the configuration's and whose size
+ * follows the sizing rule, both read once, here — the pool's size never changes.
  */
-function checkedPool(made: unknown, config: HostSlotPoolConfig): HostPool {
+function checkedPool(made: unknown, config: HostSlotPoolConfig, sizeExpected: number): HostPool {
   if (made === null || (typeof made !== 'object' && typeof made !== 'function')) throw new LedgerViolation('return-type', `create returned ${kindOf(made)}, not a host pool`);
-  readPageSize(made, config.pageSize);
+  const pageSize = readOnce(made, 'pageSize', 'geometry');
+  if (pageSize !== config.pageSize) {
+    throw new LedgerViolation('geometry', `${configText(config)} returned a host pool with pageSize ${typeof pageSize === 'number' ? pageSize : kindOf(pageSize)}; the configuration gives ${config.pageSize}`, 'H1');
+  }
+  const size = readOnce(made, 'size', 'host-size');
+  if (size !== sizeExpected) {
+    throw new LedgerViolation(
+      'host-size',
+      `${configText(config)} returned a host pool of size ${typeof size === 'number' ? size : kindOf(size)}; the sizing rule, (floor(${config.sizeTokens} / ${config.pageSize}) + 1) × ${config.pageSize}, gives ${sizeExpected}`,
+      'H1',
+    );
+  }
   return made as HostPool;
+}
+
+/** The configuration a bad-config kind makes of a run's valid one, and why it must be refused. */
+export function badConfigOf(kind: BadConfigKind, valid: HostSlotPoolConfig): { readonly config: HostSlotPoolConfig; readonly why: string } {
+  const { sizeTokens, pageSize } = valid;
+  const dcpSize = valid.dcpSize ?? 1;
+  const bad = (change: Partial<HostSlotPoolConfig>, why: string) => ({ config: { ...valid, ...change }, why });
+  switch (kind) {
+    case 'pageSizeZero':
+      return bad({ pageSize: 0 }, `pageSize 0 is not a positive multiple of dcpSize ${dcpSize}`);
+    case 'pageSizeNegative':
+      return bad({ pageSize: -pageSize }, `pageSize ${-pageSize} is not a positive multiple of dcpSize ${dcpSize}`);
+    case 'pageSizeOffMultiple': {
+      // Half a DCP size off the multiple; without DCP every integer is a multiple of 1, so half a slot.
+      const off = dcpSize >= 2 ? pageSize + dcpSize / 2 : pageSize + 0.5;
+      return bad({ pageSize: off }, `pageSize ${off} is not a multiple of dcpSize ${dcpSize}`);
+    }
+    case 'dcpSizeZero':
+      return bad({ dcpSize: 0 }, 'dcpSize 0 is not a positive integer');
+    case 'dcpSizeNegative':
+      return bad({ dcpSize: -dcpSize }, `dcpSize ${-dcpSize} is not a positive integer`);
+    case 'dcpSizeFractional':
+      return bad({ dcpSize: 0.5 }, `dcpSize 0.5 is not a positive integer (pageSize ${pageSize} is a multiple of it)`);
+    case 'sizeTokensNegative':
+      return bad({ sizeTokens: -1 - sizeTokens }, `sizeTokens ${-1 - sizeTokens} is negative`);
+    case 'sizeTokensFractional':
+      return bad({ sizeTokens: sizeTokens + 0.5 }, `sizeTokens ${sizeTokens + 0.5} is not an integer`);
+  }
+}
+
+/** H2: `create` of a configuration that must be refused throws; anything it returns is acceptance. */
+function requireRefusedConfig(provider: HostPoolProvider, kind: BadConfigKind, valid: HostSlotPoolConfig): void {
+  const { config, why } = badConfigOf(kind, valid);
+  let made: unknown;
+  try {
+    made = provider.create(config);
+  } catch (error) {
+    // Only the provider's own throw is the refusal: a bridge fault or a violation raised inside the call goes on up.
+    if (isProviderFault(error) || error instanceof LedgerViolation) throw error;
+    return;
+  }
+  throw new LedgerViolation('accepted-bad-config', `${configText(config)} must be refused (${why}), but the host pool accepted it and returned ${kindOf(made)}`, 'H2');
+}
+
+/** H1: `create` of a valid configuration; a refusal of it is a violation. */
+function createValid(provider: HostPoolProvider, config: HostSlotPoolConfig): unknown {
+  try {
+    return provider.create(config);
+  } catch (error) {
+    if (isProviderFault(error) || error instanceof LedgerViolation) throw error;
+    throw new LedgerViolation('rejected-valid-config', `${configText(config)} was refused (${describeThrown(error)}), but the configuration is valid`, 'H1');
+  }
 }
 
 function after(m: HostModel, r: HostReal, op: string): void {
   m.executed++;
-  if (r.pool.size !== m.sizeExpected) throw new LedgerViolation('host-size', `after ${op}: size ${r.pool.size}; the sizing rule (one extra page) gives ${m.sizeExpected}`);
   const avail = integerResult(r.pool.availableSize(), 'availableSize()');
   if (avail !== m.ledger.freePageCount) throw new LedgerViolation('available-size', `after ${op}: availableSize() = ${avail}, the ledger has ${m.ledger.freePageCount} free slots`);
 }
@@ -97,7 +201,36 @@ function same(a: Int32Array | null, b: Int32Array | null): boolean {
   return a === null ? b === null : b !== null && a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-class HostAlloc implements HostCommand {
+/** Slots as a violation message lists them: all of a short call; the ends and the length of a long one. */
+function slotsText(slots: readonly number[]): string {
+  if (slots.length <= kMessageSlotsMax) return `[${slots.join(', ')}]`;
+  return `[${slots.slice(0, kMessageSlotsMax / 2).join(', ')}, … ${slots.slice(-4).join(', ')}] (${slots.length} slots)`;
+}
+
+/**
+ * Gives held slots back, as {@link HostFree} and the drain do. A refusal of slots a refused call
+ * named is that call's doing: it took them from their holder (H10).
+ */
+function freeHeld(m: HostModel, r: HostReal, given: readonly number[], op: string): number {
+  let count: unknown;
+  try {
+    count = r.pool.free(Int32Array.from(given));
+  } catch (error) {
+    if (isProviderFault(error) || error instanceof LedgerViolation) throw error;
+    const named = given.find((s) => m.namedInRefusal.has(s));
+    if (named === undefined) throw error;
+    throw new LedgerViolation(
+      'rejected-changed-state',
+      `${op}: free of held slots was refused (${describeThrown(error)}); slot ${named} is held, and the refused ${m.namedInRefusal.get(named)} must have left it so`,
+      'H10',
+    );
+  }
+  r.shadow?.free(Int32Array.from(given));
+  for (const s of given) m.namedInRefusal.delete(s);
+  return integerResult(count, op);
+}
+
+export class HostAlloc implements HostCommand {
   constructor(readonly pages: number) {}
   check(): boolean {
     return true;
@@ -117,12 +250,15 @@ class HostAlloc implements HostCommand {
     }
     after(m, r, op);
   }
+  toData(): CommandData {
+    return { op: 'hostAlloc', args: [this.pages] };
+  }
   toString(): string {
-    return `hostAlloc(${this.pages})`;
+    return printCall(this.toData());
   }
 }
 
-class HostFree implements HostCommand {
+export class HostFree implements HostCommand {
   constructor(
     readonly pick: number,
     readonly keep: number,
@@ -136,56 +272,139 @@ class HostFree implements HostCommand {
     const holding = m.holdings[i] as number[];
     const keep = Math.min(this.keep, holding.length - 1);
     const given = holding.slice(keep);
-    const count = integerResult(r.pool.free(Int32Array.from(given)), op);
-    r.shadow?.free(Int32Array.from(given));
+    const count = freeHeld(m, r, given, op);
     if (count !== given.length) throw new LedgerViolation('free-count', `${op} returned ${count} for ${given.length} slots`);
     m.ledger.release(undefined, given.map((s) => s + 1), false, op);
     if (keep === 0) m.holdings.splice(i, 1);
     else m.holdings[i] = holding.slice(0, keep);
     after(m, r, op);
   }
+  toData(): CommandData {
+    return { op: 'hostFree', args: [this.pick, { keep: this.keep }] };
+  }
   toString(): string {
-    return `hostFree(${this.pick}, { keep: ${this.keep} })`;
+    return printCall(this.toData());
   }
 }
 
-class HostReject implements HostCommand {
+/** A bad call, built from the drawn data and the model: the call, its text, why it must be refused, and the held slots it names. */
+interface BadCall {
+  readonly call: (pool: HostPool) => unknown;
+  readonly text: string;
+  readonly why: string;
+  readonly held: readonly number[];
+}
+
+/**
+ * A call the contract says must be refused, and that changes nothing (H10): `alloc` of a negative
+ * size or one that is not a page multiple (H13, always); with checks on, `free` of a slot that is
+ * not allocated — a free one (never handed out or given back), a held one named twice, a negative
+ * one, one at or past `size` — alone or beside held slots (H14). A negative slot is often one that
+ * negative indexing would wrap onto a held slot (`s − size`), and a slot past the end one that a
+ * modulo would (`size + s`): the cases a pool without range checks gets wrong silently.
+ */
+export class HostReject implements HostCommand {
   constructor(
-    readonly kind: 'doubleFree' | 'unalignedAlloc',
+    readonly kind: RejectKind,
     readonly n: number,
+    readonly pick: number,
+    readonly heldCount: number,
   ) {}
   check(m: Readonly<HostModel>): boolean {
-    return this.kind === 'unalignedAlloc' ? m.pageSize >= 2 : m.geometry.checks && m.ledger.freePageCount > 0;
+    switch (this.kind) {
+      case 'negativeAlloc':
+        return true;
+      case 'unalignedAlloc':
+        return m.pageSize >= 2;
+      case 'doubleFree':
+        return m.geometry.checks && m.ledger.freePageCount > 0;
+      case 'repeatedSlot':
+        return m.geometry.checks && m.holdings.length > 0;
+      case 'negativeSlot':
+      case 'slotPastEnd':
+        return m.geometry.checks;
+    }
   }
   run(m: HostModel, r: HostReal): void {
     const op = this.toString();
-    let call: () => unknown;
-    if (this.kind === 'unalignedAlloc') call = () => r.pool.alloc(m.pageSize * (this.n % 4) + 1 + (this.n % (m.pageSize - 1)));
-    else {
-      const free: number[] = [];
-      for (let s = 0; s < m.sizeExpected; s++) if (m.ledger.holderOf(s + 1) < 0) free.push(s);
-      const slot = free[this.n % free.length] as number;
-      call = () => r.pool.free([slot]);
-    }
+    const bad = this.badCall(m);
     const before = r.pool.availableSize();
     let threw = false;
+    let returned: unknown;
     try {
-      call();
+      returned = bad.call(r.pool);
     } catch (error) {
       // Only the pool's own throw is the refusal: a bridge fault or a violation raised inside the call goes on up.
       if (isProviderFault(error) || error instanceof LedgerViolation) throw error;
       threw = true;
     }
-    if (!threw) throw new LedgerViolation('accepted-bad-input', `${op} must be refused, but the host pool accepted it`);
-    if (r.pool.availableSize() !== before) throw new LedgerViolation('rejected-changed-state', `${op} was refused but availableSize went ${before} → ${r.pool.availableSize()}`);
+    const rule = this.kind === 'negativeAlloc' || this.kind === 'unalignedAlloc' ? 'H13' : 'H14';
+    if (!threw) throw new LedgerViolation('accepted-bad-input', `${op}: ${bad.text} must be refused (${bad.why}), but the host pool accepted it and returned ${resultText(returned)}`, rule);
+    const now = r.pool.availableSize();
+    if (now !== before) throw new LedgerViolation('rejected-changed-state', `${op}: ${bad.text} was refused, but availableSize went ${before} → ${now}`, 'H10');
+    for (const s of bad.held) m.namedInRefusal.set(s, bad.text);
     after(m, r, op);
   }
+
+  private badCall(m: Readonly<HostModel>): BadCall {
+    const n = this.n;
+    const ps = m.pageSize;
+    const size = m.sizeExpected;
+    if (this.kind === 'negativeAlloc' || this.kind === 'unalignedAlloc') {
+      // A negative page multiple (only the sign is wrong), or now and then −1; an unaligned size past whole pages.
+      const k = this.kind === 'negativeAlloc' ? (n % 5 === 4 ? -1 : -ps * (1 + (n % 4))) : ps * (n % 4) + 1 + (n % (ps - 1));
+      const why = k < 0 ? `size ${k} is negative` : `size ${k} is not a multiple of page size ${ps}`;
+      return { call: (pool) => pool.alloc(k), text: `alloc(${k})`, why, held: [] };
+    }
+    const holding = m.holdings.length > 0 ? (m.holdings[this.pick % m.holdings.length] as number[]) : [];
+    // A held slot of the picked holding, for the slots that wrap onto one.
+    const heldSlot = holding.length > 0 ? (holding[n % holding.length] as number) : null;
+    let held = holding.slice(0, this.heldCount % (holding.length + 1));
+    let slot: number;
+    let why: string;
+    switch (this.kind) {
+      case 'doubleFree': {
+        const free: number[] = [];
+        for (let s = 0; s < size; s++) if (m.ledger.holderOf(s + 1) < 0) free.push(s);
+        slot = free[n % free.length] as number;
+        why = `slot ${slot} is not allocated`;
+        break;
+      }
+      case 'repeatedSlot':
+        if (held.length === 0) held = holding.slice(0, 1 + (this.heldCount % holding.length));
+        slot = held[n % held.length] as number;
+        why = `slot ${slot} is named twice`;
+        break;
+      case 'negativeSlot':
+        slot = heldSlot !== null && n % 2 === 0 ? heldSlot - size : -1 - ((n >> 1) % 4);
+        why = `slot ${slot} is negative${slot >= -size ? `; negative indexing would take ${heldSlot === slot + size ? 'held ' : ''}slot ${slot + size}` : ''}`;
+        break;
+      case 'slotPastEnd':
+        slot = size + (n % 3 === 0 ? 0 : n % 3 === 1 ? (heldSlot ?? 1) : ps);
+        why = `slot ${slot} is not in [0, ${size})`;
+        break;
+    }
+    const at = (n >> 2) % (held.length + 1);
+    const indices = [...held.slice(0, at), slot, ...held.slice(at)];
+    return { call: (pool) => pool.free(Int32Array.from(indices)), text: `free(${slotsText(indices)})`, why, held };
+  }
+
+  toData(): CommandData {
+    return { op: 'hostReject', args: [this.kind, { n: this.n, pick: this.pick, held: this.heldCount }] };
+  }
+
   toString(): string {
-    return `hostReject('${this.kind}', ${this.n})`;
+    return printCall(this.toData());
   }
 }
 
-class HostClear implements HostCommand {
+/** What an accepted bad call returned, in words. */
+function resultText(value: unknown): string {
+  if (value instanceof Int32Array) return `${value.length} slots ${slotsText(Array.from(value))}`;
+  return kindOf(value);
+}
+
+export class HostClear implements HostCommand {
   check(): boolean {
     return true;
   }
@@ -194,17 +413,20 @@ class HostClear implements HostCommand {
     r.shadow?.clear();
     m.ledger.reset();
     m.holdings = [];
+    m.namedInRefusal.clear();
     after(m, r, this.toString());
   }
+  toData(): CommandData {
+    return { op: 'hostClear', args: [] };
+  }
   toString(): string {
-    return 'hostClear()';
+    return printCall(this.toData());
   }
 }
 
 function drain(m: HostModel, r: HostReal): void {
   for (const holding of m.holdings) {
-    r.pool.free(Int32Array.from(holding));
-    r.shadow?.free(Int32Array.from(holding));
+    freeHeld(m, r, holding, 'drain');
     m.ledger.release(undefined, holding.map((s) => s + 1), false, 'drain');
   }
   m.holdings = [];
@@ -221,19 +443,25 @@ export function hostContractSpec(provider: HostPoolProvider, mode: 'contract' | 
   const geometry = fc.record({
     kernelPageSize: fc.constantFrom(...kKernelPageSizes.filter((k) => k <= 16)),
     dcpSize: fc.constantFrom(...kDcpSizes.filter((d) => d <= 8)),
-    requestedPages: fc.integer({ min: 1, max: 40 }),
+    requestedPages: fc.integer({ min: 0, max: 40 }),
     extraTokens: fc.nat(1023),
     checks: fc.boolean(),
+    // Cross-shrinking: a failure that does not need the bad configuration shrinks to a run without it.
+    badConfig: fc.oneof(
+      { withCrossShrink: true },
+      { arbitrary: fc.constant(null), weight: kBadConfigRunsPer - 1 },
+      { arbitrary: fc.constantFrom(...kBadConfigKinds), weight: 1 },
+    ),
   });
   return {
     arbitrary: geometry.chain((g) => {
       const ps = g.kernelPageSize * g.dcpSize;
-      const pages = (g.requestedPages + 1);
+      const pages = g.requestedPages + 1;
       const arbs: fc.Arbitrary<HostCommand>[] = [
         fc.integer({ min: 0, max: Math.min(pages + 1, 6) }).map((k) => new HostAlloc(k)),
         fc.integer({ min: 0, max: Math.min(pages + 1, 6) }).map((k) => new HostAlloc(k)),
         fc.tuple(fc.nat(15), fc.integer({ min: 0, max: 3 * ps })).map(([p, keep]) => new HostFree(p, keep)),
-        fc.tuple(fc.constantFrom<'doubleFree' | 'unalignedAlloc'>('doubleFree', 'unalignedAlloc'), fc.nat(63)).map(([k, n]) => new HostReject(k, n)),
+        fc.tuple(fc.constantFrom(...kRejectKinds), fc.nat(63), fc.nat(15), fc.nat(3 * ps)).map(([kind, n, pick, held]) => new HostReject(kind, n, pick, held)),
         fc.constant(new HostClear()),
       ];
       return fc.tuple(fc.constant(g), fc.commands(arbs, { maxCommands: 40, size: 'max' }));
@@ -242,13 +470,15 @@ export function hostContractSpec(provider: HostPoolProvider, mode: 'contract' | 
       const config = hostConfigOf(g);
       const ps = config.pageSize;
       const sizeExpected = (Math.floor(config.sizeTokens / ps) + 1) * ps;
+      if (g.badConfig !== null) requireRefusedConfig(provider, g.badConfig, config);
       return {
-        model: { geometry: g, pageSize: ps, sizeExpected, ledger: new PageLedger(1, sizeExpected), holdings: [], executed: 0 },
-        real: { pool: checkedPool(provider.create(config), config), shadow: mode === 'exact' ? new HostSlotPool(config) : null },
+        model: { geometry: g, pageSize: ps, sizeExpected, ledger: new PageLedger(1, sizeExpected), holdings: [], namedInRefusal: new Map(), executed: 0 },
+        real: { pool: checkedPool(createValid(provider, config), config, sizeExpected), shadow: mode === 'exact' ? new HostSlotPool(config) : null },
       };
     },
     drain,
     executed: (m) => m.executed,
+    ruleOf: (error) => ruleOfError('host', error),
   };
 }
 
@@ -257,5 +487,9 @@ export function validateHostPool(provider: HostPoolProvider, mode: 'contract' | 
 }
 
 export function formatHostContractFailure(report: ModelRunReport<HostGeometry>, name: string): string {
-  return formatFailure(report, name, (g) => `kernelPageSize ${g.kernelPageSize} × dcpSize ${g.dcpSize}, requested ${g.requestedPages} pages + ${g.extraTokens} tokens, checks ${g.checks}`);
+  return formatFailure(report, name, (g) => {
+    const config = hostConfigOf(g);
+    const first = g.badConfig === null ? '' : `, first ${configText(badConfigOf(g.badConfig, config).config)} (must be refused)`;
+    return `kernelPageSize ${g.kernelPageSize} × dcpSize ${g.dcpSize}, requested ${g.requestedPages} pages + ${g.extraTokens} tokens (sizeTokens ${config.sizeTokens}), checks ${g.checks}${first}`;
+  });
 }

@@ -1,6 +1,6 @@
 import { LedgerViolation } from '../../../ledger/ledger-violation.js';
 import type { AllocatorModel, AllocatorReal } from '../allocator-model-state.js';
-import { afterCommand, mirror } from '../model-io.js';
+import { acquirePages, afterCommand, mirror } from '../model-io.js';
 import type { AllocatorCommand } from './command.js';
 import { printCall, type CommandData } from '../../command-data.js';
 
@@ -22,19 +22,19 @@ export class AllocCommand implements AllocatorCommand {
         throw new LedgerViolation('capacity', `${op} returned null with ${m.ledger.freePageCount} pages free, ${pageCount} needed`);
       }
     } else {
-      if (out.length !== this.needSize) throw new LedgerViolation('output-length', `${op} returned ${out.length} slots`);
+      if (out.length !== this.needSize) throw new LedgerViolation('output-length', `${op} returned ${out.length} slots`, 'A7');
       const pages: number[] = [];
       for (let j = 0; j < pageCount; j++) {
         const page = Math.floor((out[j * ps] as number) / ps);
         for (let o = 0; o < ps; o++) {
           if (out[j * ps + o] !== page * ps + o) {
-            throw new LedgerViolation('row-structure', `${op} returned slot ${out[j * ps + o]} at ${j * ps + o}, expected ${page * ps + o} (whole pages in order)`);
+            throw new LedgerViolation('row-structure', `${op} returned slot ${out[j * ps + o]} at ${j * ps + o}, expected ${page * ps + o} (whole pages in order)`, 'A7');
           }
         }
         pages.push(page);
       }
       const id = m.nextId++;
-      m.ledger.acquire(id, pages, op);
+      acquirePages(m, id, pages, op);
       if (pageCount > 0) m.live.push({ id, row: Array.from(out), growable: true });
     }
     afterCommand(m, r, op);

@@ -1,6 +1,6 @@
 import { LedgerViolation } from '../../../ledger/ledger-violation.js';
 import type { AllocatorModel, AllocatorReal } from '../allocator-model-state.js';
-import { afterCommand, decodeStepOf, extendRow, mirror, scribble } from '../model-io.js';
+import { acquirePages, afterCommand, decodeStepOf, extendRow, mirror, scribble } from '../model-io.js';
 import type { AllocatorCommand } from './command.js';
 import { resolveBatch } from './extend-command.js';
 import { printCall, type CommandData } from '../../command-data.js';
@@ -25,9 +25,9 @@ export class DecodeCommand implements AllocatorCommand {
         throw new LedgerViolation('capacity', `${op} returned null with ${m.ledger.freePageCount} pages free, ${pagesNeeded} needed`);
       }
     } else {
-      if (out.length !== seqLens.length) throw new LedgerViolation('output-length', `${op} returned ${out.length} slots for ${seqLens.length} requests`);
+      if (out.length !== seqLens.length) throw new LedgerViolation('output-length', `${op} returned ${out.length} slots for ${seqLens.length} requests`, 'A9');
       batch.holdings.forEach((h, i) => {
-        m.ledger.acquire(h.id, extendRow(h, out.subarray(i, i + 1), ps, op), op);
+        acquirePages(m, h.id, extendRow(h, out.subarray(i, i + 1), ps, op, 'A9'), op);
         if (batch.isNew[i]) m.live.push(h);
       });
     }

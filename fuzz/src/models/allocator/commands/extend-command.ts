@@ -1,6 +1,6 @@
 import { LedgerViolation } from '../../../ledger/ledger-violation.js';
 import type { AllocatorModel, AllocatorReal, Holding } from '../allocator-model-state.js';
-import { afterCommand, extendRow, mirror, scribble } from '../model-io.js';
+import { acquirePages, afterCommand, extendRow, mirror, scribble } from '../model-io.js';
 import type { AllocatorCommand } from './command.js';
 import { printCall, type CommandData } from '../../command-data.js';
 
@@ -62,13 +62,13 @@ export function runExtend(m: AllocatorModel, r: AllocatorReal, batch: ResolvedBa
       throw new LedgerViolation('capacity', `${op} returned null with ${m.ledger.freePageCount} pages free, ${pagesNeeded} needed`);
     }
   } else {
-    if (out.length !== tokensTotal) throw new LedgerViolation('output-length', `${op} returned ${out.length} slots, expected Σ(seq − prefix) = ${tokensTotal}`);
+    if (out.length !== tokensTotal) throw new LedgerViolation('output-length', `${op} returned ${out.length} slots, expected Σ(seq − prefix) = ${tokensTotal}`, 'A8');
     let offset = 0;
     batch.holdings.forEach((h, i) => {
       const tokens = batch.tokens[i] as number;
-      const newPages = extendRow(h, out.subarray(offset, offset + tokens), ps, op);
+      const newPages = extendRow(h, out.subarray(offset, offset + tokens), ps, op, 'A8');
       offset += tokens;
-      m.ledger.acquire(h.id, newPages, op);
+      acquirePages(m, h.id, newPages, op);
       if (batch.isNew[i] && h.row.length > 0) m.live.push(h);
     });
   }

@@ -8,7 +8,7 @@ export class FreeRowCommand implements AllocatorCommand {
   constructor(readonly pick: number) {}
 
   check(m: Readonly<AllocatorModel>): boolean {
-    return m.live.length > 0;
+    return m.live.length > 0 && m.deferredBad.length === 0;
   }
 
   run(m: AllocatorModel, r: AllocatorReal): void {

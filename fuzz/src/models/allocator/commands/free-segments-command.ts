@@ -17,7 +17,7 @@ export class FreeSegmentsCommand implements AllocatorCommand {
   ) {}
 
   check(m: Readonly<AllocatorModel>): boolean {
-    return m.live.some((h) => h.growable);
+    return m.live.some((h) => h.growable) && m.deferredBad.length === 0;
   }
 
   run(m: AllocatorModel, r: AllocatorReal): void {

@@ -15,7 +15,7 @@ export class FreeSubsetCommand implements AllocatorCommand {
   ) {}
 
   check(m: Readonly<AllocatorModel>): boolean {
-    return m.live.length > 0 && this.mask.length > 0;
+    return m.live.length > 0 && this.mask.length > 0 && m.deferredBad.length === 0;
   }
 
   run(m: AllocatorModel, r: AllocatorReal): void {

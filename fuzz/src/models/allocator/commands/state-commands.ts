@@ -61,6 +61,7 @@ export class ClearCommand implements AllocatorCommand {
     m.ledger.reset();
     m.live = [];
     m.groupOpen = false;
+    m.deferredBad = [];
     afterCommand(m, r, this.toString());
   }
 
