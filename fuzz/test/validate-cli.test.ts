@@ -36,7 +36,7 @@ describe('fuzz:cli,validate', () => {
     expect(result.report.detectMs ?? Infinity, where).toBeLessThan(kDetectMsMax);
   });
 
-  it.each(['alternatives/bitmap-allocator.ts', 'alternatives/fifo-allocator.ts'])('passes the correct alternative %s in contract mode', async (file) => {
+  it.each(['alternatives/bitmap-allocator.ts', 'alternatives/fifo-allocator.ts', 'alternatives/stack-allocator.ts'])('passes the correct alternative %s in contract mode', async (file) => {
     const provider = await loadModuleProvider(file, kFuzzDir);
     const result = validateProvider(provider, 'contract', { seed: (Math.random() * 0x7fffffff) | 0, numRuns: Number.MAX_SAFE_INTEGER, timeLimitMs: 3_000 });
     expect(result.verdict, result.text).toBe('pass');

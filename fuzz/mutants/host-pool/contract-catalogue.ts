@@ -26,15 +26,15 @@ export interface HostContractMutant {
  * with the two-tier model's table) and one bug per input the contract says must be refused.
  */
 export const kHostContractMutants: readonly HostContractMutant[] = [
-  { name: 'host-pool-unchecked', mechanism: 'HostKVCache without the slot_used checks (§11.31): a free slot given back is accepted', create: (c) => new HostPoolUnchecked(c), mode: 'contract', rule: 'H14' },
-  { name: 'host-pool-first-fit', mechanism: 'host alloc first-fit instead of a contiguous run (§11.32)', create: (c) => new HostPoolFirstFit(c), mode: 'exact', rule: 'H12' },
+  { name: 'host-pool-unchecked', mechanism: 'HostKVCache without the slot_used checks (§11.31): a free slot given back is accepted', create: (c) => new HostPoolUnchecked(c), mode: 'contract', rule: 'H13' },
+  { name: 'host-pool-first-fit', mechanism: 'host alloc first-fit instead of a contiguous run (§11.32)', create: (c) => new HostPoolFirstFit(c), mode: 'exact', rule: 'H11' },
   { name: 'host-pool-no-extra-page', mechanism: 'host pool size without the extra page (§11.33)', create: (c) => new HostPoolNoExtraPage(c), mode: 'contract', rule: 'H1' },
-  { name: 'host-pool-repeat-counts-twice', mechanism: 'a held slot named twice in one free passes the used check and is counted twice', create: (c) => new HostPoolRepeatCountsTwice(c), mode: 'contract', rule: 'H14' },
-  { name: 'host-pool-wraps-negative-slot', mechanism: 'free of a negative slot s gives back slot size + s (negative indexing)', create: (c) => new HostPoolWrapsNegativeSlot(c), mode: 'contract', rule: 'H14' },
-  { name: 'host-pool-ignores-slot-past-end', mechanism: 'free drops slots at or past size and counts them as given back', create: (c) => new HostPoolIgnoresSlotPastEnd(c), mode: 'contract', rule: 'H14' },
-  { name: 'host-pool-accepts-negative-alloc', mechanism: 'alloc of a negative page multiple hands out all but the last |n| free slots', create: (c) => new HostPoolAcceptsNegativeAlloc(c), mode: 'contract', rule: 'H13' },
+  { name: 'host-pool-repeat-counts-twice', mechanism: 'a held slot named twice in one free passes the used check and is counted twice', create: (c) => new HostPoolRepeatCountsTwice(c), mode: 'contract', rule: 'H13' },
+  { name: 'host-pool-wraps-negative-slot', mechanism: 'free of a negative slot s gives back slot size + s (negative indexing)', create: (c) => new HostPoolWrapsNegativeSlot(c), mode: 'contract', rule: 'H13' },
+  { name: 'host-pool-ignores-slot-past-end', mechanism: 'free drops slots at or past size and counts them as given back', create: (c) => new HostPoolIgnoresSlotPastEnd(c), mode: 'contract', rule: 'H13' },
+  { name: 'host-pool-accepts-negative-alloc', mechanism: 'alloc of a negative page multiple hands out all but the last |n| free slots', create: (c) => new HostPoolAcceptsNegativeAlloc(c), mode: 'contract', rule: 'H12' },
   { name: 'host-pool-truncates-size', mechanism: 'create truncates a negative or fractional sizeTokens instead of refusing it', create: (c) => new HostPoolTruncatesSize(c), mode: 'contract', rule: 'H2' },
-  { name: 'host-pool-refusal-unmarks', mechanism: 'a refused free leaves the held slots it named before the bad one marked free', create: (c) => new HostPoolRefusalUnmarks(c), mode: 'contract', rule: 'H10' },
+  { name: 'host-pool-refusal-unmarks', mechanism: 'a refused free leaves the held slots it named before the bad one marked free', create: (c) => new HostPoolRefusalUnmarks(c), mode: 'contract', rule: 'H9' },
 ];
 
 export function findHostContractMutant(name: string): HostContractMutant | undefined {

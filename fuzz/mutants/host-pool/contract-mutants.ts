@@ -1,14 +1,14 @@
 /**
  * Planted bugs in the host pool's refusals, one mechanism each: every one accepts an input the host
- * pool contract says must be refused (H2, H13, H14) the way a pool without that check does — most
+ * pool contract says must be refused (H2, H12, H13) the way a pool without that check does — most
  * of them the way the engine's own bookkeeping does, where torch indexing stands in for a check —
- * or leaves a trace of a call it refused (H10). `pnpm validate --pool host` must name the rule.
+ * or leaves a trace of a call it refused (H9). `pnpm validate --pool host` must name the rule.
  */
 import { divFloor } from '@kvfuzz/allocator-core';
 import { HostDoubleFreeError, HostSlotPool, type HostSlotPoolConfig } from '@kvfuzz/host-pool';
 
 /**
- * H14: a held slot named twice in one `free` passes the used check and is given back twice, so
+ * H13: a held slot named twice in one `free` passes the used check and is given back twice, so
  * `availableSize` grows by two (the engine's `slot_used[indices].all()`, then the chunk appended
  * whole). A call naming an unused slot is still refused, by the reference's check.
  */
@@ -23,7 +23,7 @@ export class HostPoolRepeatCountsTwice extends HostSlotPool {
   }
 }
 
-/** H14: a negative slot `s` is taken as slot `size + s` (torch's negative indexing: `free([-1])` gives back the last slot). */
+/** H13: a negative slot `s` is taken as slot `size + s` (torch's negative indexing: `free([-1])` gives back the last slot). */
 export class HostPoolWrapsNegativeSlot extends HostSlotPool {
   override free(indices: ArrayLike<number>): number {
     if (!Array.prototype.some.call(indices, (s: number) => s < 0)) return super.free(indices);
@@ -31,7 +31,7 @@ export class HostPoolWrapsNegativeSlot extends HostSlotPool {
   }
 }
 
-/** H14: slots at or past `size` are dropped without a word, and counted as given back. */
+/** H13: slots at or past `size` are dropped without a word, and counted as given back. */
 export class HostPoolIgnoresSlotPastEnd extends HostSlotPool {
   override free(indices: ArrayLike<number>): number {
     const inside = Array.prototype.filter.call(indices, (s: number) => s < this.size) as number[];
@@ -42,7 +42,7 @@ export class HostPoolIgnoresSlotPastEnd extends HostSlotPool {
 }
 
 /**
- * H13: `alloc` of a negative page multiple hands out all but the last `|n|` free slots (the
+ * H12: `alloc` of a negative page multiple hands out all but the last `|n|` free slots (the
  * engine's `free_slots[:n]` after its only check, `n % page_size == 0`, which a negative multiple
  * passes), rounded down to whole pages.
  */
@@ -61,7 +61,7 @@ export class HostPoolTruncatesSize extends HostSlotPool {
 }
 
 /**
- * H10: a refused `free` leaves the slots it cleared before meeting the bad one cleared: the lists
+ * H9: a refused `free` leaves the slots it cleared before meeting the bad one cleared: the lists
  * are as before, but those held slots read as given back, so their holder cannot give them back.
  */
 export class HostPoolRefusalUnmarks extends HostSlotPool {

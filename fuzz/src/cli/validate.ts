@@ -10,6 +10,9 @@
  */
 import { parseArgs } from 'node:util';
 import { findRule } from '../contract/find-rule.js';
+import { familiesOf } from '../contract/rule-families.js';
+import { formatRuleReport, ruleReportJunit } from '../validate/format-rule-report.js';
+import type { RuleVerdict } from '../validate/rule-report.js';
 import type { ModelRunReport } from '../models/run-model.js';
 import { ProviderFault } from '../provider-fault.js';
 import { inertLine, inertText } from '../text/inert-text.js';
@@ -17,7 +20,7 @@ import { resolveModuleFile } from '../validate/module-provider.js';
 import { ProcessProvider } from '../validate/process-provider.js';
 import { commandLaunch, moduleHostLaunch } from '../validate/provider-launch.js';
 import { printTranscript } from '../validate/transcript.js';
-import { validateHostPoolProvider, validateProvider, type ValidationReport } from '../validate/validate-provider.js';
+import { reportProvider, validateHostPoolProvider, validateProvider, type RuleReport, type ValidationReport } from '../validate/validate-provider.js';
 import { checkOutputPath, writeOutputFile } from './output-file.js';
 import { ProgressLine } from './progress-line.js';
 import { runMain } from './run-main.js';
@@ -73,7 +76,12 @@ Options:
                          (default ${kCallTimeoutMsDefault})
   --provider-memory MIB  heap limit of a module provider's process (default ${kProviderMemoryMibDefault},
                          at least ${kProviderMemoryMibMin}); running out is reported as such
-  --json FILE            write the verdict as JSON (its folder must exist)
+  --report               a verdict per rule of CONTRACT.md: the valid traffic and each rule's
+                         own inputs run apart (the budget split evenly), so one violation does
+                         not hide the others; a table of rule | level | status | runs
+  --json FILE            write the verdict as JSON (its folder must exist); with --report,
+                         { "rules": [ { id, title, level, status, runs, counterexample? } ] }
+  --junit FILE           write JUnit XML: one test case, or with --report one per rule
   --debug                show where an unexpected error came from
   -h, --help             this text
 
@@ -92,6 +100,10 @@ interface ValidateOptions {
   readonly providerMemoryMib: number;
   /** Where the JSON verdict goes, checked writable before the run; null without `--json`. */
   readonly json: string | null;
+  /** Where JUnit XML goes, checked writable before the run; null without `--junit`. */
+  readonly junit: string | null;
+  /** A verdict per contract rule instead of one for the whole contract. */
+  readonly report: boolean;
 }
 
 /** A number of seconds in `(0, max]`. */
@@ -125,6 +137,8 @@ function parseCli(argv: readonly string[], baseDir: string): ValidateOptions | '
         'call-timeout': { type: 'string' },
         'provider-memory': { type: 'string' },
         json: { type: 'string' },
+        junit: { type: 'string' },
+        report: { type: 'boolean', default: false },
         debug: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -152,6 +166,8 @@ function parseCli(argv: readonly string[], baseDir: string): ValidateOptions | '
     callTimeoutMs: integerIn('--call-timeout', v['call-timeout'], kCallTimeoutMsDefault, 1, kTimeoutMsMax),
     providerMemoryMib: integerIn('--provider-memory', v['provider-memory'], kProviderMemoryMibDefault, kProviderMemoryMibMin, kProviderMemoryMibMax),
     json: v.json === undefined ? null : checkOutputPath('--json', v.json, baseDir),
+    junit: v.junit === undefined ? null : checkOutputPath('--junit', v.junit, baseDir),
+    report: v.report,
   };
 }
 
@@ -236,9 +252,11 @@ async function main(argv: readonly string[]): Promise<number> {
       return couldNotLoad(error, provider.close());
     }
     label = inertLine(provider.name, kNameCharsMax);
+    if (options.report) return ruleReport(provider, options, label);
     const result = campaign(provider, options, label);
     const tail = provider.close();
     if (options.json !== null) writeJson(options.json, options, label, result, result.verdict === 'provider-fault' ? result.text : null);
+    if (options.junit !== null) writeOutputFile(options.junit, validationJunit(label, result));
     const { report } = result;
     const tried = `${report.runs} runs, ${report.commands} commands in ${(report.elapsedMs / 1000).toFixed(1)}s (seed ${options.seed}, ${options.pool === 'host' ? 'host pool, ' : ''}${result.mode} mode, checks on and off, bad input included)`;
     if (result.verdict === 'pass') {
@@ -257,6 +275,96 @@ async function main(argv: readonly string[]): Promise<number> {
   } finally {
     provider.close();
   }
+}
+
+/**
+ * `--report`: the valid traffic and each rule's own inputs apart, a table of verdicts, and each
+ * violated rule's counterexample. Exit 1 when a rule is violated, 2 when the provider broke off.
+ */
+function ruleReport(provider: ProcessProvider, options: ValidateOptions, label: string): number {
+  const progress = new ProgressLine();
+  const started = Date.now();
+  let family = '';
+  let runs = 0;
+  const report = reportProvider(
+    options.pool === 'host' ? { pool: 'host', host: provider.host } : { pool: 'allocator', allocator: provider },
+    options.mode,
+    {
+      seed: fastCheckSeed(options.seed),
+      numRuns: Number.MAX_SAFE_INTEGER,
+      timeLimitMs: options.timeSeconds * 1000,
+      onFamily: (name) => void (family = name),
+      onRun: () => {
+        runs++;
+        progress.update(() => `[validate --report ${label}] ${((Date.now() - started) / 1000).toFixed(1)}s/${options.timeSeconds}s  ${family === 'valid' ? 'valid traffic' : `${family} inputs`}  runs ${runs}`);
+      },
+    },
+    { label, fault: () => provider.fault },
+  );
+  progress.done();
+  const tail = provider.close();
+  const seconds = report.elapsedMs / 1000;
+  if (options.json !== null) writeOutputFile(options.json, `${JSON.stringify(reportJson(report, options, label), null, 2)}\n`);
+  if (options.junit !== null) writeOutputFile(options.junit, ruleReportJunit(report.verdicts, label, seconds));
+  const count = (status: RuleVerdict['status']): RuleVerdict[] => report.verdicts.filter((v) => v.status === status);
+  const tried = `${report.runs} runs, ${report.commands} commands in ${seconds.toFixed(1)}s (seed ${options.seed}, ${options.pool === 'host' ? 'host pool, ' : ''}${options.mode} mode, ${report.families.length} families)`;
+  if (report.fault !== null) {
+    printStderrTail(label, tail);
+    print(`${label}: the provider failed (exit 2) in the ${familyOfFault(report)} — ${inertLine(report.fault.text, kFaultCharsMax)} — after ${tried}`);
+    return 2;
+  }
+  print(`${formatRuleReport(report.verdicts)}\n`);
+  const violated = count('violated');
+  print(
+    `${label}: ${count('holds').length} rules hold, ${violated.length} violated${violated.length === 0 ? '' : ` (${violated.map((v) => v.id).join(', ')})`}, ${count('not-applicable').length} not applicable — ${tried}`,
+  );
+  return violated.length > 0 ? 1 : 0;
+}
+
+/** Which family a report's fault broke off, in words. */
+function familyOfFault(report: RuleReport): string {
+  const done = report.families.length;
+  const families = familiesOf(report.pool);
+  const name = families[done]?.name ?? 'valid';
+  return name === 'valid' ? 'valid traffic' : `${name} inputs`;
+}
+
+/** `--report --json`: every rule's verdict. */
+function reportJson(report: RuleReport, options: ValidateOptions, label: string): unknown {
+  return {
+    kvfuzz: 'validate-report/1',
+    pool: options.pool,
+    provider: label,
+    mode: options.mode,
+    seed: options.seed,
+    runs: report.runs,
+    commands: report.commands,
+    elapsedMs: Math.round(report.elapsedMs),
+    fault: report.fault?.text ?? null,
+    rules: report.verdicts.map((v) => ({
+      id: v.id,
+      title: v.title,
+      level: v.level,
+      status: v.status,
+      runs: v.runs,
+      ...(v.counterexample === undefined ? {} : { counterexample: { family: v.counterexample.family, geometry: v.counterexample.geometry, program: v.counterexample.program, text: v.counterexample.text, transcript: v.counterexample.transcript } }),
+    })),
+  };
+}
+
+/** `--junit` without `--report`: one test case for the whole contract, its failure naming the rule. */
+function validationJunit(label: string, result: ValidationReport): string {
+  const failure = result.report.failure;
+  const rule = failure === null || failure.contractRule === null ? undefined : findRule(failure.contractRule);
+  const verdict: RuleVerdict = {
+    id: 'contract',
+    title: `${label} keeps CONTRACT.md`,
+    level: 'MUST',
+    status: result.verdict === 'pass' ? 'holds' : 'violated',
+    runs: result.report.runs,
+    ...(result.verdict === 'pass' ? {} : { counterexample: { family: rule?.id ?? 'fault', text: `${rule === undefined ? '' : `${rule.id} (${rule.title})\n`}${result.text}`, program: failure?.program ?? [], geometry: failure?.geometry ?? null, transcript: result.transcript?.lines ?? null } }),
+  };
+  return ruleReportJunit([verdict], label, result.report.elapsedMs / 1000);
 }
 
 /** Runs the model over the provider for the time budget, with a progress line on stderr. */

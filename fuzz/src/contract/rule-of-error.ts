@@ -33,23 +33,23 @@ const kHostRuleOfLaw: Readonly<Record<string, HostRuleId>> = {
   capacity: 'H5',
   'available-size': 'H6',
   'free-count': 'H7',
-  leak: 'H9',
-  'exactly-once': 'H9',
-  'rejected-changed-state': 'H10',
-  'rejected-valid-call': 'H11',
-  exact: 'H12',
+  leak: 'H6',
+  'exactly-once': 'H6',
+  'rejected-changed-state': 'H9',
+  'rejected-valid-call': 'H10',
+  exact: 'H11',
 };
 
 /**
  * The CONTRACT.md rule a failure of the allocator or host pool model broke, or null when it is not
  * a provider's (the model's own consistency checks). A violation that names its rule keeps it; a
- * provider's refusal of a valid call is A18 / H11.
+ * provider's refusal of a valid call is A18 / H10.
  */
 export function ruleOfError(pool: 'allocator' | 'host', error: unknown): string | null {
   if (error instanceof LedgerViolation) return error.contractRule ?? (pool === 'host' ? kHostRuleOfLaw : kAllocatorRuleOfLaw)[error.rule] ?? null;
-  if (error instanceof ProviderRejection) return pool === 'host' ? 'H11' : 'A18';
+  if (error instanceof ProviderRejection) return pool === 'host' ? 'H10' : 'A18';
   // An in-process implementation's own typed refusal (allocator-core's KvfuzzError codes) of a valid call.
   const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
-  if (typeof code === 'string' && code.startsWith('KVFUZZ_') && code !== 'KVFUZZ_PROVIDER_FAULT') return pool === 'host' ? 'H11' : 'A18';
+  if (typeof code === 'string' && code.startsWith('KVFUZZ_') && code !== 'KVFUZZ_PROVIDER_FAULT') return pool === 'host' ? 'H10' : 'A18';
   return null;
 }

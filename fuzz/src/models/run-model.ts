@@ -96,7 +96,8 @@ export function campaignReport<G, C extends object>(
   const base = { ...counts, seed: details.seed, interrupted: details.interrupted };
   if (!details.failed || details.counterexample === null) return { ...base, failed: false, failure: null };
   const [g, cmds] = details.counterexample[0];
-  const list = Array.from(cmds);
+  // Only the commands that ran: a run that failed at create, or mid-way, never reached the rest (fast-check marks each `hasRan`).
+  const list = Array.from(cmds).filter((c) => !('hasRan' in c) || (c as { hasRan: unknown }).hasRan === true);
   return {
     ...base,
     failed: true,

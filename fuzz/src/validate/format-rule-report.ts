@@ -4,15 +4,20 @@ import { xmlText } from '../cli/junit-report.js';
 import { inertLine, inertText } from '../text/inert-text.js';
 import type { RuleVerdict } from './rule-report.js';
 
-/** Longest statement shown in the table (characters); the whole one is in CONTRACT.md and --json. */
-const kStatementCharsMax = 100;
+/** Longest statement shown in the table (characters): every statement of CONTRACT.md fits. */
+const kStatementCharsMax = 400;
 
 /** The report as a table, then each violated rule's counterexample. */
 export function formatRuleReport(verdicts: readonly RuleVerdict[]): string {
-  const rows = verdicts.map((v) => [v.id, v.level, v.status, v.runs, inertLine(v.title, kStatementCharsMax)]);
-  const table = formatTable(['rule', 'level', 'status', 'runs', 'statement (CONTRACT.md)'], rows);
+  const rows = verdicts.map((v) => [v.id, v.status, v.runs, v.level, inertLine(v.title, kStatementCharsMax)]);
+  const table = formatTable(['rule', 'status', 'runs', 'level', 'statement (CONTRACT.md)'], rows);
   const broken = verdicts.filter((v) => v.counterexample !== undefined);
-  const details = broken.map((v) => `${v.id} violated (in the ${v.counterexample?.family === 'valid' ? 'valid traffic' : `${v.counterexample?.family} inputs`}):\n${inertText(v.counterexample?.text ?? '')}`);
+  const details = broken.map((v) => {
+    const where = v.counterexample?.family === 'valid' ? 'valid traffic' : `${v.counterexample?.family} inputs`;
+    const transcript = v.counterexample?.transcript ?? null;
+    const exchange = transcript === null ? '' : `\n  transcript (→ sent, ← replied):\n${transcript.map((line) => `    ${line}`).join('\n')}`;
+    return `${v.id} violated (in the ${where}):\n${inertText(v.counterexample?.text ?? '')}${exchange}`;
+  });
   return [table, ...details].join('\n\n');
 }
 

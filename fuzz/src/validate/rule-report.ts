@@ -13,6 +13,8 @@ export interface FamilyRun {
    * family whose input never came up checked nothing.
    */
   readonly fed: Readonly<Record<string, number>>;
+  /** A process provider's exchange while the failure replayed (transcript lines), when there is one. */
+  readonly transcript: readonly string[] | null;
 }
 
 /** One row of the report. */
@@ -28,7 +30,7 @@ export interface RuleVerdict {
   /** Runs that checked the rule (for a rule with inputs of its own: times its input was fed). */
   readonly runs: number;
   /** The family that broke it, and its shrunk counterexample as text and program. */
-  readonly counterexample?: { readonly family: string; readonly text: string; readonly program: readonly string[]; readonly geometry: unknown };
+  readonly counterexample?: { readonly family: string; readonly text: string; readonly program: readonly string[]; readonly geometry: unknown; readonly transcript: readonly string[] | null };
 }
 
 /**
@@ -45,7 +47,7 @@ export function ruleVerdicts(pool: 'allocator' | 'host', mode: 'contract' | 'exa
     const broken = runs.find((r) => r.report.failure?.contractRule === rule.id);
     if (broken !== undefined && broken.report.failure !== null) {
       const f = broken.report.failure;
-      return { ...base, status: 'violated', runs: Math.max(count, 1), counterexample: { family: broken.family.name, text: broken.text, program: f.program, geometry: f.geometry } };
+      return { ...base, status: 'violated', runs: Math.max(count, 1), counterexample: { family: broken.family.name, text: broken.text, program: f.program, geometry: f.geometry, transcript: broken.transcript } };
     }
     return { ...base, status: count > 0 ? 'holds' : 'not-applicable', runs: count };
   });

@@ -6,7 +6,10 @@ import { decodeAllocatorCommands } from '../models/allocator/program.js';
 import { formatAllocatorFailure, runAllocatorModel, runAllocatorProgram } from '../models/allocator/run-allocator-model.js';
 import type { AllocatorGeometry } from '../models/allocator/geometry.js';
 import { runProgram, type CampaignOptions, type ModelRunReport } from '../models/run-model.js';
+import type { ReportScope } from '../contract/report-scope.js';
+import { familiesOf } from '../contract/rule-families.js';
 import type { ProviderFault } from '../provider-fault.js';
+import { ruleVerdicts, type FamilyRun, type RuleVerdict } from './rule-report.js';
 import { processProviderOf } from './process-provider.js';
 import { replayTranscript, type ViolationTranscript } from './transcript.js';
 
@@ -52,9 +55,9 @@ function verdictOf(report: ModelRunReport<unknown>, fault: ProviderFault | null)
  * input the contract says must be rejected, callers scribbling over their arrays — with the
  * ledger as the oracle (and the reference call by call in exact mode).
  */
-export function validateProvider(provider: AllocatorProvider, mode: 'contract' | 'exact', options: CampaignOptions, context: ValidationContext = {}): ValidationReport {
+export function validateProvider(provider: AllocatorProvider, mode: 'contract' | 'exact', options: CampaignOptions, context: ValidationContext = {}, scope: ReportScope = {}): ValidationReport {
   const label = context.label ?? provider.name;
-  const report = runAllocatorModel({ ...options, provider, mode });
+  const report = runAllocatorModel({ ...options, provider, mode, scope });
   const fault = context.fault?.() ?? null;
   const verdict = verdictOf(report, fault);
   const text = verdict === 'provider-fault' ? (fault as ProviderFault).message : report.failed ? formatAllocatorFailure(report, label) : '';
@@ -70,9 +73,9 @@ export function validateProvider(provider: AllocatorProvider, mode: 'contract' |
 }
 
 /** The same for a host pool provider, driven by the host pool contract model. */
-export function validateHostPoolProvider(provider: HostPoolProvider, mode: 'contract' | 'exact', options: CampaignOptions, context: ValidationContext = {}): ValidationReport {
+export function validateHostPoolProvider(provider: HostPoolProvider, mode: 'contract' | 'exact', options: CampaignOptions, context: ValidationContext = {}, scope: ReportScope = {}): ValidationReport {
   const label = context.label ?? provider.name;
-  const report = validateHostPool(provider, mode, options);
+  const report = validateHostPool(provider, mode, options, scope);
   const fault = context.fault?.() ?? null;
   const verdict = verdictOf(report, fault);
   const text = verdict === 'provider-fault' ? (fault as ProviderFault).message : report.failed ? formatHostContractFailure(report, label) : '';
@@ -85,4 +88,58 @@ export function validateHostPoolProvider(provider: HostPoolProvider, mode: 'cont
         })
       : null;
   return { provider: label, mode, verdict, report, text, transcript };
+}
+
+/** A per-rule report (`pnpm validate --report`): every family's run, and the verdict per rule. */
+export interface RuleReport {
+  readonly pool: 'allocator' | 'host';
+  readonly mode: 'contract' | 'exact';
+  readonly families: readonly FamilyRun[];
+  readonly verdicts: readonly RuleVerdict[];
+  /** The family whose run the provider broke off (a fault: exit 2), or null. */
+  readonly fault: ValidationReport | null;
+  readonly runs: number;
+  readonly commands: number;
+  readonly elapsedMs: number;
+}
+
+/**
+ * Runs the valid traffic and each rule's own inputs (its family) apart, each for an equal share of
+ * the budget, so one violation does not hide the others; stops at a provider fault.
+ *
+ * @param options - the whole report's budget (`timeLimitMs`), seed and progress callback.
+ */
+export function reportProvider(
+  provider: { readonly pool: 'allocator'; readonly allocator: AllocatorProvider } | { readonly pool: 'host'; readonly host: HostPoolProvider },
+  mode: 'contract' | 'exact',
+  options: CampaignOptions & { readonly onFamily?: (family: string) => void },
+  context: ValidationContext = {},
+): RuleReport {
+  const families = familiesOf(provider.pool);
+  const share = (options.timeLimitMs ?? 30_000) / families.length;
+  const runs: FamilyRun[] = [];
+  let fault: ValidationReport | null = null;
+  for (const family of families) {
+    options.onFamily?.(family.name);
+    const fed: Record<string, number> = {};
+    const scope: ReportScope = { family: family.name, onFed: (rule) => void (fed[rule] = (fed[rule] ?? 0) + 1) };
+    const familyOptions = { ...options, timeLimitMs: share };
+    const result = provider.pool === 'host' ? validateHostPoolProvider(provider.host, mode, familyOptions, context, scope) : validateProvider(provider.allocator, mode, familyOptions, context, scope);
+    if (result.verdict === 'provider-fault') {
+      fault = result;
+      break;
+    }
+    runs.push({ family, report: result.report, text: result.text, fed, transcript: result.transcript?.lines ?? null });
+  }
+  const total = (pick: (r: ModelRunReport<unknown>) => number): number => runs.reduce((n, r) => n + pick(r.report), 0);
+  return {
+    pool: provider.pool,
+    mode,
+    families: runs,
+    verdicts: ruleVerdicts(provider.pool, mode, runs),
+    fault,
+    runs: total((r) => r.runs),
+    commands: total((r) => r.commands),
+    elapsedMs: total((r) => r.elapsedMs),
+  };
 }

@@ -151,7 +151,7 @@ describe('host-pool:validation,checks', () => {
   });
 });
 
-// The contract's bad frees (H14) as the validator sends them: Int32Array batches, which skip the
+// The contract's bad frees (H13) as the validator sends them: Int32Array batches, which skip the
 // plain-array slot check and reach the run scan and the flag flips directly, in a small pool and
 // in one whose lists and flags live in WebAssembly memory. Each is refused beside held slots and
 // frees none of them: the held slots still go back afterwards. The engine's bookkeeping (torch

@@ -8,7 +8,7 @@ import { FreeRowCommand } from './commands/free-row-command.js';
 import { FreeSegmentsCommand } from './commands/free-segments-command.js';
 import { FreeSubsetCommand } from './commands/free-subset-command.js';
 import { GroupBeginCommand, GroupEndCommand } from './commands/group-commands.js';
-import { kRejectKindNames, RejectCommand } from './commands/reject-command.js';
+import { kRejectKindNames, RejectCommand, type RejectKindName } from './commands/reject-command.js';
 import { BackupCommand, ClearCommand, RestoreCommand } from './commands/state-commands.js';
 import { pageSizeOf, type AllocatorGeometry } from './geometry.js';
 import { extendTokensArbitrary } from '../geometry-draws.js';
@@ -51,7 +51,7 @@ export const commandMixArbitrary: fc.Arbitrary<CommandMix> = fc.record({
 const pick = fc.integer({ min: 0, max: kPickMax });
 
 /** The command arbitraries of one run, given its geometry and mix. */
-export function allocatorCommandArbitraries(g: AllocatorGeometry, mix: CommandMix): fc.Arbitrary<AllocatorCommand>[] {
+export function allocatorCommandArbitraries(g: AllocatorGeometry, mix: CommandMix, rejectKinds: readonly RejectKindName[] = kRejectKindNames): fc.Arbitrary<AllocatorCommand>[] {
   const ps = pageSizeOf(g);
   const weighted: Weighted<AllocatorCommand>[] = [
     { weight: mix.alloc, arbitrary: fc.integer({ min: 0, max: Math.min(g.poolPages + 1, 8) }).map((k) => new AllocCommand(k * ps)) },
@@ -82,10 +82,14 @@ export function allocatorCommandArbitraries(g: AllocatorGeometry, mix: CommandMi
     { weight: mix.backup, arbitrary: fc.constant(new BackupCommand()) },
     { weight: mix.backup, arbitrary: fc.constant(new RestoreCommand()) },
     { weight: mix.clear, arbitrary: fc.constant(new ClearCommand()) },
-    {
-      weight: mix.reject,
-      arbitrary: fc.tuple(fc.constantFrom(...kRejectKindNames), pick, fc.integer({ min: 1, max: 64 })).map(([kind, p, n]) => new RejectCommand(kind, p, n)),
-    },
+    ...(rejectKinds.length === 0
+      ? []
+      : [
+          {
+            weight: mix.reject,
+            arbitrary: fc.tuple(fc.constantFrom(...rejectKinds), pick, fc.integer({ min: 1, max: 64 })).map(([kind, p, n]) => new RejectCommand(kind, p, n)),
+          },
+        ]),
   ];
   return weightedArbitraries(weighted);
 }

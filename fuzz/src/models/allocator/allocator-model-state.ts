@@ -35,6 +35,8 @@ export interface AllocatorModel {
   sizeRemainderAccepted: boolean;
   /** Commands run so far (for throughput statistics). */
   executed: number;
+  /** Hears each bad input the model feeds, by its contract rule (a per-rule report counts them). */
+  readonly onFed: (rule: string) => void;
   /** The last backup, with what the model knew then; null before any backup. */
   backup: { readonly ledger: LedgerSnapshot; readonly live: Holding[]; readonly nextId: number } | null;
 }

@@ -115,12 +115,12 @@ describe('fuzz:allocator-model', () => {
       expect(verdict(g, provider(createSkipsDcpDivisibility))).toBe('pass');
     });
 
-    it('A4: a dcpSize that is not a power of two may be refused, or accepted with A1 geometry', () => {
+    it('A4: a dcpSize that is not a power of two may be refused, or accepted with A1 geometry (a wrong one breaks A4)', () => {
       const probed = { ...g, configProbe: { rule: 'A4' as const, sizeTokens: 24, kernelPageSize: 2, dcpSize: 3 } };
       expect(verdict(probed, provider(createAllocator))).toBe('pass');
       expect(verdict(probed, stackProvider)).toBe('pass');
       const wrongPages = provider((c) => (c.dcpSize === 3 ? Object.assign(stackProvider.create(c), { numPages: 5 }) : stackProvider.create(c)));
-      expect(verdict(probed, wrongPages)).toBe('A1');
+      expect(verdict(probed, wrongPages)).toBe('A4');
     });
 
     it('prints the remainder and the probe in the geometry, and reads geometries stored without them', () => {

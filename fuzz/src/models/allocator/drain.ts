@@ -26,7 +26,8 @@ export function drainAllocator(m: AllocatorModel, r: AllocatorReal): void {
   m.ledger.checkDrained();
   const ps = m.pageSize;
   const all = mirror(r, op, (a) => a.alloc(m.ledger.numPages * ps));
-  if (all === null) throw new LedgerViolation('leak', `after the drain alloc(${m.ledger.numPages * ps}) of the whole pool returned null`);
+  // Every page is free here (availableSize said so): a null is an allocation short with the pages it needs free.
+  if (all === null) throw new LedgerViolation('capacity', `after the drain alloc(${m.ledger.numPages * ps}) of the whole pool returned null`, 'A10');
   const pages = new Set<number>();
   for (let j = 0; j < all.length; j += ps) pages.add(Math.floor((all[j] as number) / ps));
   const past = [...pages].find((page) => page > m.ledger.numPages);
@@ -34,10 +35,12 @@ export function drainAllocator(m: AllocatorModel, r: AllocatorReal): void {
     throw new LedgerViolation('page-range', `after the drain alloc(${m.ledger.numPages * ps}) of the whole pool handed out page ${past}, past numPages ${m.ledger.numPages}`, m.sizeRemainderAccepted ? 'A3' : null);
   }
   if (all.length !== m.ledger.numPages * ps || pages.size !== m.ledger.numPages || pages.has(0)) {
-    throw new LedgerViolation('drain', `after the drain the whole pool came back as ${pages.size} distinct pages (of ${m.ledger.numPages})${pages.has(0) ? ', page 0 among them' : ''}`);
+    // Page 0 handed out is A6's; a pool that no longer comes back as every page once is A16's.
+    throw new LedgerViolation('drain', `after the drain the whole pool came back as ${pages.size} distinct pages (of ${m.ledger.numPages})${pages.has(0) ? ', page 0 among them' : ''}`, pages.has(0) ? 'A6' : 'A16');
   }
   mirror(r, op, (a) => a.free(all));
+  // The whole pool freed in one call must be the whole pool again: what is missing a free kept.
   if (r.allocator.availableSize() !== m.ledger.numPages * ps) {
-    throw new LedgerViolation('available-size', `after the drain availableSize() = ${r.allocator.availableSize()}, expected ${m.ledger.numPages * ps}`, 'A16');
+    throw new LedgerViolation('available-size', `after the drain free of the whole pool availableSize() = ${r.allocator.availableSize()}, expected ${m.ledger.numPages * ps}`, 'A12');
   }
 }

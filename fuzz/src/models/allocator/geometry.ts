@@ -138,8 +138,28 @@ export const configProbeArbitrary: fc.Arbitrary<ConfigProbe> = fc.oneof(
 /** No probe in four runs of five: probes are about create, the runs are about the traffic. */
 const configProbeOrNullArbitrary: fc.Arbitrary<ConfigProbe | null> = fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: configProbeArbitrary });
 
+/**
+ * Which of a run's create-time inputs a campaign draws: a size with a remainder (A3) and a probe
+ * (A2 or A4) now and then, always, or never — a per-rule report feeds one rule's inputs at a time.
+ */
+export interface GeometryDraws {
+  readonly sizeExtra: 'sometimes' | 'always' | 'never';
+  readonly probe: 'sometimes' | 'A2' | 'A4' | 'never';
+}
+
+/** Extra tokens drawn every time the page allows one (a kernel page of 1 has none). */
+function sizeExtraAlwaysArbitrary(kernelPageSize: number, dcpSize: number): fc.Arbitrary<number> {
+  return kernelPageSize < 2 ? fc.constant(0) : fc.integer({ min: 1, max: kernelPageSize - 1 }).map((k) => k * dcpSize);
+}
+
+function probeDraw(probe: GeometryDraws['probe']): fc.Arbitrary<ConfigProbe | null> {
+  if (probe === 'never') return fc.constant(null);
+  if (probe === 'sometimes') return configProbeOrNullArbitrary;
+  return configProbeArbitrary.filter((p) => p.rule === probe);
+}
+
 /** Pools from one page (every allocation contends) to a few hundred (long build-ups). Fixed fields are not drawn. */
-export function geometryArbitrary(fixed: Partial<AllocatorGeometry> = {}): fc.Arbitrary<AllocatorGeometry> {
+export function geometryArbitrary(fixed: Partial<AllocatorGeometry> = {}, draws: GeometryDraws = { sizeExtra: 'sometimes', probe: 'sometimes' }): fc.Arbitrary<AllocatorGeometry> {
   return fc
     .record({
       kernelPageSize: fixedOr(fixed.kernelPageSize, fc.constantFrom(...kKernelPageSizes)),
@@ -151,8 +171,11 @@ export function geometryArbitrary(fixed: Partial<AllocatorGeometry> = {}): fc.Ar
     .chain((g) =>
       fc
         .record({
-          sizeExtraTokens: fixedOr(fixed.sizeExtraTokens, sizeExtraArbitrary(g.kernelPageSize, g.dcpSize)),
-          configProbe: fixedOr(fixed.configProbe, configProbeOrNullArbitrary),
+          sizeExtraTokens: fixedOr(
+            fixed.sizeExtraTokens,
+            draws.sizeExtra === 'never' ? fc.constant(0) : draws.sizeExtra === 'always' ? sizeExtraAlwaysArbitrary(g.kernelPageSize, g.dcpSize) : sizeExtraArbitrary(g.kernelPageSize, g.dcpSize),
+          ),
+          configProbe: fixedOr(fixed.configProbe, probeDraw(draws.probe)),
         })
         .map((more): AllocatorGeometry => ({ ...g, ...more })),
     );

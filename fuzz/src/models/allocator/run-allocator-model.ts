@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { referenceProvider, type AllocatorConfig, type AllocatorProvider } from '@kvfuzz/allocator-core';
+import { scopeFeeds, type ReportScope } from '../../contract/report-scope.js';
 import { ruleOfError } from '../../contract/rule-of-error.js';
 import { LedgerViolation } from '../../ledger/ledger-violation.js';
 import { PageLedger } from '../../ledger/page-ledger.js';
@@ -7,9 +8,10 @@ import { isProviderFault } from '../../provider-fault.js';
 import { allocatorCommandArbitraries, commandMixArbitrary, kCommandsPerRunMax } from './allocator-commands.js';
 import type { AllocatorModel, AllocatorReal } from './allocator-model-state.js';
 import type { AllocatorCommand } from './commands/command.js';
+import { kRejectKindNames, kRejectKinds } from './commands/reject-command.js';
 import { drainAllocator } from './drain.js';
 import { contractChecked } from './model-io.js';
-import { formatGeometry, formatProbe, geometryArbitrary, pageSizeOf, sizeTokensOf, sizeTokensOfferedOf, type AllocatorGeometry, type ConfigProbe } from './geometry.js';
+import { formatGeometry, formatProbe, geometryArbitrary, type GeometryDraws, pageSizeOf, sizeTokensOf, sizeTokensOfferedOf, type AllocatorGeometry, type ConfigProbe } from './geometry.js';
 import { formatFailure, runCampaign, runProgram, type CampaignOptions, type ModelRunReport, type ModelSpec } from '../run-model.js';
 
 /** How a campaign against the allocator model runs. */
@@ -28,9 +30,14 @@ export interface AllocatorModelOptions extends CampaignOptions {
   readonly geometry?: Partial<AllocatorGeometry>;
   /** @defaultValue kCommandsPerRunMax */
   readonly maxCommands?: number;
+  /** The part of the contract the campaign feeds (a per-rule report's family); everything when absent. */
+  readonly scope?: ReportScope;
 }
 
-export function newAllocatorModel(g: AllocatorGeometry, sizeRemainderAccepted = false): AllocatorModel {
+/** Does nothing with what it hears: a campaign outside a per-rule report counts no inputs. */
+const ignoreFed = (): void => {};
+
+export function newAllocatorModel(g: AllocatorGeometry, sizeRemainderAccepted = false, onFed: (rule: string) => void = ignoreFed): AllocatorModel {
   return {
     geometry: g,
     pageSize: pageSizeOf(g),
@@ -42,6 +49,7 @@ export function newAllocatorModel(g: AllocatorGeometry, sizeRemainderAccepted = 
     sizeRemainderAccepted,
     backup: null,
     executed: 0,
+    onFed,
   };
 }
 
@@ -66,13 +74,20 @@ function createOrRefused(provider: AllocatorProvider, config: AllocatorConfig): 
  *
  * @throws LedgerViolation `accepted-bad-input` (A2), or `geometry` (A1) for an accepted A4 probe.
  */
-function tryConfigProbe(provider: AllocatorProvider, probe: ConfigProbe, g: AllocatorGeometry): void {
+function tryConfigProbe(provider: AllocatorProvider, probe: ConfigProbe, g: AllocatorGeometry, onFed: (rule: string) => void): void {
   const op = formatProbe(probe);
+  onFed(probe.rule);
   const config = { sizeTokens: probe.sizeTokens, kernelPageSize: probe.kernelPageSize, dcpSize: probe.dcpSize, needSort: g.needSort, checks: g.checks };
   const created = createOrRefused(provider, config);
   if (created === null) return;
   if (probe.rule === 'A2') throw new LedgerViolation('accepted-bad-input', `${op} must be refused, but the provider accepted it`, 'A2');
-  contractChecked(created.made, config);
+  try {
+    contractChecked(created.made, config);
+  } catch (error) {
+    // An accepted A4 configuration whose geometry is wrong breaks A4 (which asks for A1's geometry), not A1.
+    if (error instanceof LedgerViolation && error.rule === 'geometry') throw new LedgerViolation(error.rule, error.message.replace(/^\[geometry\] /, ''), 'A4');
+    throw error;
+  }
 }
 
 /**
@@ -85,11 +100,12 @@ function tryConfigProbe(provider: AllocatorProvider, probe: ConfigProbe, g: Allo
  * @throws LedgerViolation when a probe is answered against A2/A4, or what `create` returned is not
  *   an allocator of this geometry with every page free.
  */
-export function newAllocatorReal(g: AllocatorGeometry, provider: AllocatorProvider, exact: boolean): AllocatorReal & { readonly sizeRemainderAccepted: boolean } {
-  if (g.configProbe !== undefined && g.configProbe !== null) tryConfigProbe(provider, g.configProbe, g);
+export function newAllocatorReal(g: AllocatorGeometry, provider: AllocatorProvider, exact: boolean, onFed: (rule: string) => void = ignoreFed): AllocatorReal & { readonly sizeRemainderAccepted: boolean } {
+  if (g.configProbe !== undefined && g.configProbe !== null) tryConfigProbe(provider, g.configProbe, g, onFed);
   const base = { kernelPageSize: g.kernelPageSize, dcpSize: g.dcpSize, needSort: g.needSort, checks: g.checks };
   const floored = { ...base, sizeTokens: sizeTokensOf(g) };
   const offered = { ...base, sizeTokens: sizeTokensOfferedOf(g) };
+  if (offered.sizeTokens !== floored.sizeTokens) onFed('A3');
   const withRemainder = offered.sizeTokens !== floored.sizeTokens ? createOrRefused(provider, offered) : null;
   const config = withRemainder === null ? floored : offered;
   const allocator = contractChecked(withRemainder === null ? provider.create(floored) : withRemainder.made, config);
@@ -117,14 +133,23 @@ export function allocatorModelSpec(
   mode: 'contract' | 'exact' = 'contract',
   fixed: Partial<AllocatorGeometry> = {},
   maxCommands: number = kCommandsPerRunMax,
+  scope: ReportScope = {},
 ): ModelSpec<AllocatorGeometry, AllocatorModel, AllocatorReal> {
+  const onFed = scope.onFed ?? ignoreFed;
+  const rejectKinds = kRejectKindNames.filter((kind) => scopeFeeds(scope, kRejectKinds[kind].contract));
+  // A report's refusal family feeds its inputs in every run: the mix keeps the reject family on.
+  const mix = scope.family === undefined || rejectKinds.length === 0 ? commandMixArbitrary : commandMixArbitrary.map((m) => ({ ...m, reject: Math.max(1, m.reject) * 2 }));
+  const draws: GeometryDraws = {
+    sizeExtra: scope.family === undefined ? 'sometimes' : scope.family === 'A3' ? 'always' : 'never',
+    probe: scope.family === undefined ? 'sometimes' : scope.family === 'A2' || scope.family === 'A4' ? scope.family : 'never',
+  };
   return {
     arbitrary: fc
-      .tuple(geometryArbitrary(fixed), commandMixArbitrary)
-      .chain(([g, mix]) => fc.tuple(fc.constant(g), fc.commands(allocatorCommandArbitraries(g, mix), { maxCommands, size: 'max' }))),
+      .tuple(geometryArbitrary(fixed, draws), mix)
+      .chain(([g, m]) => fc.tuple(fc.constant(g), fc.commands(allocatorCommandArbitraries(g, m, rejectKinds), { maxCommands, size: 'max' }))),
     setup: (g) => {
-      const real = newAllocatorReal(g, provider, mode === 'exact');
-      return { model: newAllocatorModel(g, real.sizeRemainderAccepted), real };
+      const real = newAllocatorReal(g, provider, mode === 'exact', onFed);
+      return { model: newAllocatorModel(g, real.sizeRemainderAccepted, onFed), real };
     },
     drain: drainAllocator,
     executed: (m) => m.executed,
@@ -142,7 +167,7 @@ export function runAllocatorProgram(g: AllocatorGeometry, commands: Iterable<All
  * ledger as the oracle, a drain at the end of every run. Never throws for a failure: it reports it.
  */
 export function runAllocatorModel(options: AllocatorModelOptions = {}): ModelRunReport<AllocatorGeometry> {
-  return runCampaign(allocatorModelSpec(options.provider, options.mode, options.geometry, options.maxCommands), options);
+  return runCampaign(allocatorModelSpec(options.provider, options.mode, options.geometry, options.maxCommands, options.scope), options);
 }
 
 /** A failure as the text a person reads: header (seed, path, geometry), the rule, and the program. */

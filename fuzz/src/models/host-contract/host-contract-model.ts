@@ -3,7 +3,7 @@
  * with. Per run a geometry (host page = kernel page × DCP, requested size — 0 included —, checks),
  * at low frequency a configuration that must be refused first (H2), then allocations of whole
  * pages, gives-back of whole holdings or parts of them, clears, and every input the contract says
- * must be refused (H13, and with checks on H14), alone or beside held slots. A slot ledger is the
+ * must be refused (H12, and with checks on H13), alone or beside held slots. A slot ledger is the
  * oracle: outputs distinct and unheld, inside the pool, `null` only when the pool is short,
  * `availableSize` exact, the size by the sizing rule (one extra page) read once at creation, a
  * refused call changing nothing (held slots stay held); in exact mode also the reference's slots
@@ -12,6 +12,7 @@
 import fc from 'fast-check';
 import { kDcpSizes } from '@kvfuzz/allocator-core';
 import { HostSlotPool, type HostPool, type HostPoolProvider, type HostSlotPoolConfig } from '@kvfuzz/host-pool';
+import { scopeFeeds, type ReportScope } from '../../contract/report-scope.js';
 import { ruleOfError } from '../../contract/rule-of-error.js';
 import { LedgerViolation } from '../../ledger/ledger-violation.js';
 import { PageLedger } from '../../ledger/page-ledger.js';
@@ -42,7 +43,7 @@ export type BadConfigKind = (typeof kBadConfigKinds)[number];
 /** One run in this many first tries a configuration that must be refused: often enough to catch a lax create within seconds, rare enough to leave the commands most of the time. */
 const kBadConfigRunsPer = 8;
 
-/** Bad calls the contract says must be refused: alloc sizes (H13, always) and frees (H14, checks on). */
+/** Bad calls the contract says must be refused: alloc sizes (H12, always) and frees (H13, checks on). */
 export const kRejectKinds = ['negativeAlloc', 'unalignedAlloc', 'doubleFree', 'repeatedSlot', 'negativeSlot', 'slotPastEnd'] as const;
 export type RejectKind = (typeof kRejectKinds)[number];
 
@@ -70,10 +71,12 @@ interface HostModel {
   holdings: number[][];
   /**
    * Held slots a refused call named, each with that call (as text): a later refusal to give them
-   * back is the refused call's doing (H10). An entry goes when its slot is given back or cleared.
+   * back is the refused call's doing (H9). An entry goes when its slot is given back or cleared.
    */
   readonly namedInRefusal: Map<number, string>;
   executed: number;
+  /** Hears each bad input the model feeds, by its contract rule (a per-rule report counts them). */
+  readonly onFed: (rule: string) => void;
 }
 
 interface HostReal {
@@ -194,7 +197,8 @@ function createValid(provider: HostPoolProvider, config: HostSlotPoolConfig): un
 function after(m: HostModel, r: HostReal, op: string): void {
   m.executed++;
   const avail = integerResult(r.pool.availableSize(), 'availableSize()');
-  if (avail !== m.ledger.freePageCount) throw new LedgerViolation('available-size', `after ${op}: availableSize() = ${avail}, the ledger has ${m.ledger.freePageCount} free slots`);
+  // Right after a clear, a count short of the whole pool is the clear's doing (H8); elsewhere it is H6's.
+  if (avail !== m.ledger.freePageCount) throw new LedgerViolation('available-size', `after ${op}: availableSize() = ${avail}, the ledger has ${m.ledger.freePageCount} free slots`, op.startsWith('hostClear(') ? 'H8' : 'H6');
 }
 
 function same(a: Int32Array | null, b: Int32Array | null): boolean {
@@ -209,7 +213,7 @@ function slotsText(slots: readonly number[]): string {
 
 /**
  * Gives held slots back, as {@link HostFree} and the drain do. A refusal of slots a refused call
- * named is that call's doing: it took them from their holder (H10).
+ * named is that call's doing: it took them from their holder (H9).
  */
 function freeHeld(m: HostModel, r: HostReal, given: readonly number[], op: string): number {
   let count: unknown;
@@ -222,7 +226,7 @@ function freeHeld(m: HostModel, r: HostReal, given: readonly number[], op: strin
     throw new LedgerViolation(
       'rejected-changed-state',
       `${op}: free of held slots was refused (${describeThrown(error)}); slot ${named} is held, and the refused ${m.namedInRefusal.get(named)} must have left it so`,
-      'H10',
+      'H9',
     );
   }
   r.shadow?.free(Int32Array.from(given));
@@ -296,10 +300,10 @@ interface BadCall {
 }
 
 /**
- * A call the contract says must be refused, and that changes nothing (H10): `alloc` of a negative
- * size or one that is not a page multiple (H13, always); with checks on, `free` of a slot that is
+ * A call the contract says must be refused, and that changes nothing (H9): `alloc` of a negative
+ * size or one that is not a page multiple (H12, always); with checks on, `free` of a slot that is
  * not allocated — a free one (never handed out or given back), a held one named twice, a negative
- * one, one at or past `size` — alone or beside held slots (H14). A negative slot is often one that
+ * one, one at or past `size` — alone or beside held slots (H13). A negative slot is often one that
  * negative indexing would wrap onto a held slot (`s − size`), and a slot past the end one that a
  * modulo would (`size + s`): the cases a pool without range checks gets wrong silently.
  */
@@ -338,10 +342,11 @@ export class HostReject implements HostCommand {
       if (isProviderFault(error) || error instanceof LedgerViolation) throw error;
       threw = true;
     }
-    const rule = this.kind === 'negativeAlloc' || this.kind === 'unalignedAlloc' ? 'H13' : 'H14';
+    const rule = ruleOfRejectKind(this.kind);
+    m.onFed(rule);
     if (!threw) throw new LedgerViolation('accepted-bad-input', `${op}: ${bad.text} must be refused (${bad.why}), but the host pool accepted it and returned ${resultText(returned)}`, rule);
     const now = r.pool.availableSize();
-    if (now !== before) throw new LedgerViolation('rejected-changed-state', `${op}: ${bad.text} was refused, but availableSize went ${before} → ${now}`, 'H10');
+    if (now !== before) throw new LedgerViolation('rejected-changed-state', `${op}: ${bad.text} was refused, but availableSize went ${before} → ${now}`, 'H9');
     for (const s of bad.held) m.namedInRefusal.set(s, bad.text);
     after(m, r, op);
   }
@@ -439,7 +444,16 @@ export function hostConfigOf(g: HostGeometry): HostSlotPoolConfig {
   return { sizeTokens: g.requestedPages * ps + (g.extraTokens % ps), pageSize: ps, dcpSize: g.dcpSize, checks: g.checks };
 }
 
-export function hostContractSpec(provider: HostPoolProvider, mode: 'contract' | 'exact'): ModelSpec<HostGeometry, HostModel, HostReal> {
+/** The contract rule a bad call of this kind must be refused by. */
+export function ruleOfRejectKind(kind: RejectKind): 'H12' | 'H13' {
+  return kind === 'negativeAlloc' || kind === 'unalignedAlloc' ? 'H12' : 'H13';
+}
+
+export function hostContractSpec(provider: HostPoolProvider, mode: 'contract' | 'exact', scope: ReportScope = {}): ModelSpec<HostGeometry, HostModel, HostReal> {
+  const onFed = scope.onFed ?? ((): void => {});
+  const rejectKinds = kRejectKinds.filter((kind) => scopeFeeds(scope, ruleOfRejectKind(kind)));
+  // A report's H2 family tries a bad configuration in every run; the others in none.
+  const badConfigWeight = scope.family === undefined ? 1 : scope.family === 'H2' ? kBadConfigRunsPer : 0;
   const geometry = fc.record({
     kernelPageSize: fc.constantFrom(...kKernelPageSizes.filter((k) => k <= 16)),
     dcpSize: fc.constantFrom(...kDcpSizes.filter((d) => d <= 8)),
@@ -447,11 +461,14 @@ export function hostContractSpec(provider: HostPoolProvider, mode: 'contract' | 
     extraTokens: fc.nat(1023),
     checks: fc.boolean(),
     // Cross-shrinking: a failure that does not need the bad configuration shrinks to a run without it.
-    badConfig: fc.oneof(
-      { withCrossShrink: true },
-      { arbitrary: fc.constant(null), weight: kBadConfigRunsPer - 1 },
-      { arbitrary: fc.constantFrom(...kBadConfigKinds), weight: 1 },
-    ),
+    badConfig:
+      badConfigWeight === 0
+        ? fc.constant(null)
+        : fc.oneof(
+            { withCrossShrink: true },
+            { arbitrary: fc.constant(null), weight: kBadConfigRunsPer - badConfigWeight },
+            { arbitrary: fc.constantFrom(...kBadConfigKinds), weight: badConfigWeight },
+          ),
   });
   return {
     arbitrary: geometry.chain((g) => {
@@ -461,7 +478,7 @@ export function hostContractSpec(provider: HostPoolProvider, mode: 'contract' | 
         fc.integer({ min: 0, max: Math.min(pages + 1, 6) }).map((k) => new HostAlloc(k)),
         fc.integer({ min: 0, max: Math.min(pages + 1, 6) }).map((k) => new HostAlloc(k)),
         fc.tuple(fc.nat(15), fc.integer({ min: 0, max: 3 * ps })).map(([p, keep]) => new HostFree(p, keep)),
-        fc.tuple(fc.constantFrom(...kRejectKinds), fc.nat(63), fc.nat(15), fc.nat(3 * ps)).map(([kind, n, pick, held]) => new HostReject(kind, n, pick, held)),
+        ...(rejectKinds.length === 0 ? [] : [fc.tuple(fc.constantFrom(...rejectKinds), fc.nat(63), fc.nat(15), fc.nat(3 * ps)).map(([kind, n, pick, held]) => new HostReject(kind, n, pick, held))]),
         fc.constant(new HostClear()),
       ];
       return fc.tuple(fc.constant(g), fc.commands(arbs, { maxCommands: 40, size: 'max' }));
@@ -470,9 +487,12 @@ export function hostContractSpec(provider: HostPoolProvider, mode: 'contract' | 
       const config = hostConfigOf(g);
       const ps = config.pageSize;
       const sizeExpected = (Math.floor(config.sizeTokens / ps) + 1) * ps;
-      if (g.badConfig !== null) requireRefusedConfig(provider, g.badConfig, config);
+      if (g.badConfig !== null) {
+        onFed('H2');
+        requireRefusedConfig(provider, g.badConfig, config);
+      }
       return {
-        model: { geometry: g, pageSize: ps, sizeExpected, ledger: new PageLedger(1, sizeExpected), holdings: [], namedInRefusal: new Map(), executed: 0 },
+        model: { geometry: g, pageSize: ps, sizeExpected, ledger: new PageLedger(1, sizeExpected), holdings: [], namedInRefusal: new Map(), executed: 0, onFed },
         real: { pool: checkedPool(createValid(provider, config), config, sizeExpected), shadow: mode === 'exact' ? new HostSlotPool(config) : null },
       };
     },
@@ -482,8 +502,8 @@ export function hostContractSpec(provider: HostPoolProvider, mode: 'contract' | 
   };
 }
 
-export function validateHostPool(provider: HostPoolProvider, mode: 'contract' | 'exact', options: CampaignOptions): ModelRunReport<HostGeometry> {
-  return runCampaign(hostContractSpec(provider, mode), options);
+export function validateHostPool(provider: HostPoolProvider, mode: 'contract' | 'exact', options: CampaignOptions, scope: ReportScope = {}): ModelRunReport<HostGeometry> {
+  return runCampaign(hostContractSpec(provider, mode, scope), options);
 }
 
 export function formatHostContractFailure(report: ModelRunReport<HostGeometry>, name: string): string {

@@ -224,6 +224,7 @@ export class RejectCommand implements AllocatorCommand {
   run(m: AllocatorModel, r: AllocatorReal): void {
     const op = this.toString();
     const kind: RejectKind = kRejectKinds[this.kind];
+    m.onFed(kind.contract);
     const rows = rowsFor(m, kind);
     const row = rows.length === 0 ? [] : (rows[this.pick % rows.length] as Holding).row;
     // A24's choice: inside an open group a bad give-back may be accepted now and refused at the group's end.
