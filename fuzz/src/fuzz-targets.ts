@@ -23,7 +23,6 @@ import { describeZodIssue } from './text/describe-zod-issue.js';
 /** A planted bug as the CLI lists it. */
 export interface MutantInfo {
   readonly name: string;
-  readonly item: number;
   readonly mechanism: string;
   readonly mode: 'contract' | 'exact';
 }

@@ -1,6 +1,6 @@
 import type { DecodeBatch, ExtendBatch } from '@kvfuzz/allocator-core';
 
-/** Which planted bug a buggy extend planner carries (semantics §11, items 12 and 13). */
+/** Which planted bug a buggy extend planner carries: a broken page cursor, tail page or part 1. */
 export type ExtendBug = 'cursor-inclusive' | 'tail-first-page' | 'part1-unbounded';
 
 /**
@@ -18,9 +18,9 @@ export function buggyPlanExtendInto(bug: ExtendBug, batch: ExtendBatch, pageSize
     const preCeil = Math.ceil(pre / pageSize) * pageSize;
     const seqFloor = Math.floor(seq / pageSize) * pageSize;
     const newPageCount = Math.ceil(seq / pageSize) - preCeil / pageSize;
-    // §11.12: the page cursor sums over j <= i instead of j < i.
+    // The page cursor sums over j <= i instead of j < i.
     const base = bug === 'cursor-inclusive' ? cursor + newPageCount : cursor;
-    // §11.13: part 1 without min(seq, …) writes past seq when the extend fits in the old page.
+    // Part 1 without min(seq, …) writes past seq when the extend fits in the old page.
     const part1End = bug === 'part1-unbounded' ? preCeil : Math.min(seq, preCeil);
     const last = lastLoc[i] as number;
     for (let pos = pre; pos < part1End && outPos < out.length; pos++) out[outPos++] = last + 1 + (pos - pre);
@@ -29,7 +29,7 @@ export function buggyPlanExtendInto(bug: ExtendBug, batch: ExtendBatch, pageSize
         const k = pos - preCeil;
         out[outPos++] = (freePages[base + Math.floor(k / pageSize)] as number) * pageSize + (k % pageSize);
       }
-      // §11.12: the tail goes to the first instead of the last page of the request's range.
+      // The tail goes to the first instead of the last page of the request's range.
       const tailPage = freePages[bug === 'tail-first-page' ? base : base + newPageCount - 1] as number;
       for (let pos = seqFloor; pos < seq; pos++) out[outPos++] = tailPage * pageSize + (pos - seqFloor);
     }
@@ -37,14 +37,14 @@ export function buggyPlanExtendInto(bug: ExtendBug, batch: ExtendBatch, pageSize
   }
 }
 
-/** §11.14: the CPU decode page count with `seq % ps == 0` instead of `seq % ps == 1`. */
+/** The CPU decode page count with `seq % ps == 0` instead of `seq % ps == 1`. */
 export function buggyCountDecodePages(batch: DecodeBatch, pageSize: number): number {
   let pageCount = 0;
   for (let i = 0; i < batch.seqLens.length; i++) if ((batch.seqLens[i] as number) % pageSize === 0) pageCount++;
   return pageCount;
 }
 
-/** §11.14: the CPU extend page count with `floor` instead of `ceil`. */
+/** The CPU extend page count with `floor` instead of `ceil`. */
 export function buggyCountExtendPages(batch: ExtendBatch, pageSize: number): number {
   let pageCount = 0;
   for (let i = 0; i < batch.prefixLens.length; i++) {

@@ -24,8 +24,6 @@ import {
 export interface AllocatorMutant {
   /** Stable name, used by `--mutant` and the kill table. */
   readonly name: string;
-  /** The item of semantics §11 it plants (0: a mechanism §11 does not list). */
-  readonly item: number;
   readonly mechanism: string;
   /** Order-only bugs keep every set right and show only against the reference's exact page ids. */
   readonly mode: 'contract' | 'exact';
@@ -48,39 +46,43 @@ function paged(name: string, build: (config: AllocatorConfig) => PagedAllocator)
   };
 }
 
-function mutant(name: string, item: number, mechanism: string, build: (config: AllocatorConfig) => PagedAllocator, mode: 'contract' | 'exact' = 'contract'): AllocatorMutant {
-  return { name, item, mechanism, mode, checks: 'both', provider: paged(name, build) };
+function mutant(name: string, mechanism: string, build: (config: AllocatorConfig) => PagedAllocator, mode: 'contract' | 'exact' = 'contract'): AllocatorMutant {
+  return { name, mechanism, mode, checks: 'both', provider: paged(name, build) };
 }
 
 /** A bug in every allocator the provider builds, at every page size (contract mode). */
 function anyPage(name: string, mechanism: string, checks: 'both' | 'on', create: (config: AllocatorConfig) => PageAllocator): AllocatorMutant {
-  return { name, item: 0, mechanism, mode: 'contract', checks, provider: { name, create } };
+  return { name, mechanism, mode: 'contract', checks, provider: { name, create } };
 }
 
 const layout = (bug: ExtendBug) => (config: AllocatorConfig) => new BuggyExtendLayout(config, bug);
 
-/** Every allocator mutant, in §11 order. */
+/**
+ * Every allocator mutant: first the paged allocator's bugs in the order of its code paths (free,
+ * the extend and decode layouts and page counts, free groups and their accounting, `backupState`),
+ * then bugs in what CONTRACT.md asks beyond the engine (the rule each breaks is in its mechanism).
+ */
 export const kAllocatorMutants: readonly AllocatorMutant[] = [
-  mutant('free-without-unique', 7, 'paged free releases a page once per slot given (no unique)', (c) => new FreeWithoutUnique(c)),
-  mutant('segment-unaligned-start', 8, 'free_segment accepts an unaligned start; the stride trick frees the wrong pages', (c) => new SegmentUnalignedStart(c)),
-  mutant('append-instead-of-prepend', 9, 'freed pages go to the back of the free list (reuse order only)', (c) => new AppendInsteadOfPrepend(c), 'exact'),
-  mutant('clear-from-page-zero', 10, 'clear() starts the free list at the reserved page 0', (c) => new ClearFromPageZero(c)),
-  mutant('extend-cursor-inclusive', 12, 'extend page cursor sums over j <= i', layout('cursor-inclusive')),
-  mutant('extend-tail-first-page', 12, "extend tail lands on the first, not the last, page of the request's range", layout('tail-first-page')),
-  mutant('extend-part1-unbounded', 13, 'extend part 1 fills to the page end even past seq', layout('part1-unbounded')),
-  mutant('decode-count-mod-zero', 14, 'decode counts new pages with seq % ps == 0', (c) => new DecodeCountOffByOne(c)),
-  mutant('extend-count-floor', 14, 'extend counts new pages with floor instead of ceil', (c) => new ExtendCountFloor(c)),
-  mutant('capacity-after-slicing', 15, 'a short extend consumes the free list, then returns null', (c) => new CapacityAfterSlicing(c)),
-  mutant('no-merge-when-short', 16, 'staged pages are never merged: spurious null under needSort', (c) => new NoMergeWhenShort(c)),
-  mutant('group-keeps-reps', 17, "a free group's segment representatives are never cleared", (c) => new GroupKeepsReps(c)),
-  mutant('group-keeps-views', 18, "a free group keeps the caller's arrays, not copies", (c) => new GroupKeepsViews(c)),
-  mutant('nested-begin-resets', 19, 'a nested freeGroupBegin resets the group (drops pending frees)', (c) => new NestedBeginResets(c)),
-  mutant('available-counts-queued', 0, 'availableSize counts pages queued in an open free group as free (accounting)', (c) => new AvailableCountsQueued(c)),
-  mutant('backup-live-reference', 20, 'backupState keeps live references; restore does not roll back', (c) => new BackupLiveReference(c)),
+  mutant('free-without-unique', 'paged free releases a page once per slot given (no unique)', (c) => new FreeWithoutUnique(c)),
+  mutant('segment-unaligned-start', 'free_segment accepts an unaligned start; the stride trick frees the wrong pages', (c) => new SegmentUnalignedStart(c)),
+  mutant('append-instead-of-prepend', 'freed pages go to the back of the free list (reuse order only)', (c) => new AppendInsteadOfPrepend(c), 'exact'),
+  mutant('clear-from-page-zero', 'clear() starts the free list at the reserved page 0', (c) => new ClearFromPageZero(c)),
+  mutant('extend-cursor-inclusive', 'extend page cursor sums over j <= i', layout('cursor-inclusive')),
+  mutant('extend-tail-first-page', "extend tail lands on the first, not the last, page of the request's range", layout('tail-first-page')),
+  mutant('extend-part1-unbounded', 'extend part 1 fills to the page end even past seq', layout('part1-unbounded')),
+  mutant('decode-count-mod-zero', 'decode counts new pages with seq % ps == 0', (c) => new DecodeCountOffByOne(c)),
+  mutant('extend-count-floor', 'extend counts new pages with floor instead of ceil', (c) => new ExtendCountFloor(c)),
+  mutant('capacity-after-slicing', 'a short extend consumes the free list, then returns null', (c) => new CapacityAfterSlicing(c)),
+  mutant('no-merge-when-short', 'staged pages are never merged: spurious null under needSort', (c) => new NoMergeWhenShort(c)),
+  mutant('group-keeps-reps', "a free group's segment representatives are never cleared", (c) => new GroupKeepsReps(c)),
+  mutant('group-keeps-views', "a free group keeps the caller's arrays, not copies", (c) => new GroupKeepsViews(c)),
+  mutant('nested-begin-resets', 'a nested freeGroupBegin resets the group (drops pending frees)', (c) => new NestedBeginResets(c)),
+  mutant('available-counts-queued', 'availableSize counts pages queued in an open free group as free (accounting)', (c) => new AvailableCountsQueued(c)),
+  mutant('backup-live-reference', 'backupState keeps live references; restore does not roll back', (c) => new BackupLiveReference(c)),
   anyPage('create-skips-dcp-divisibility', 'create floors a sizeTokens that dcpSize does not divide instead of refusing it (A2)', 'both', createSkipsDcpDivisibility),
   anyPage('size-ceil-pages', 'a sizeTokens that is not a page multiple gets ceil(sizeTokens / pageSize) pages (A3)', 'both', sizeCeilPages),
   anyPage('size-ceil-hidden', 'numPages reports floor(sizeTokens / pageSize), but the free list holds the ceil page past it (A3)', 'both', sizeCeilHidden),
-  { ...mutant('free-ignores-outside-pool', 0, 'with checks on, free drops a slot past the pool instead of refusing the call (A24)', (c) => new FreeIgnoresOutsidePool(c)), checks: 'on' },
+  { ...mutant('free-ignores-outside-pool', 'with checks on, free drops a slot past the pool instead of refusing the call (A24)', (c) => new FreeIgnoresOutsidePool(c)), checks: 'on' },
   anyPage('group-end-not-atomic', 'a group refused at its end for a bad give-back first releases its good pages and closes (A17)', 'on', (c) => new GroupEndNotAtomic(c)),
   anyPage('group-end-checks-late', "a group's plain frees are checked at freeGroupEnd against the states then: a bad page handed out meanwhile is released (A24)", 'on', (c) => new GroupEndChecksLate(c)),
 ];

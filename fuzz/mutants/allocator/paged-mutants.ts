@@ -1,12 +1,14 @@
 /**
- * Planted bugs in the reference paged allocator, one mechanism each, from semantics §11. Each is a
- * subclass that overrides one protected step; none of this code is reachable from the shipped
- * package. The catalogue (`catalogue.ts`) names them and says how the model must catch each.
+ * Planted bugs in the reference paged allocator, one mechanism each: ways the engine's paged
+ * allocator (`allocator/paged.py`, with the free groups and snapshots of `allocator/base.py`) can
+ * go wrong. Each is a subclass that overrides one protected step; none of this code is reachable
+ * from the shipped package. The catalogue (`catalogue.ts`) names them and says how the model must
+ * catch each.
  */
 import { FreeGroupError, PagedAllocator, type DecodeBatch, type ExtendBatch, type FreeSegment } from '@kvfuzz/allocator-core';
 import { buggyCountDecodePages, buggyCountExtendPages, buggyPlanExtendInto, type ExtendBug } from './buggy-planners.js';
 
-/** §11.7: paged `free()` without `unique`: one page is released once per slot given. */
+/** Paged `free()` without `unique`: one page is released once per slot given. */
 export class FreeWithoutUnique extends PagedAllocator {
   override free(indices: ArrayLike<number>): void {
     if (indices.length === 0) return;
@@ -16,7 +18,7 @@ export class FreeWithoutUnique extends PagedAllocator {
   }
 }
 
-/** §11.8: `free_segment` without its start assert: the stride trick on an unaligned start frees the wrong pages. */
+/** `free_segment` without its start assert: the stride trick on an unaligned start frees the wrong pages. */
 export class SegmentUnalignedStart extends PagedAllocator {
   protected override validateSegments(segments: readonly FreeSegment[]): number {
     const ps = this.pageSize;
@@ -39,7 +41,7 @@ export class SegmentUnalignedStart extends PagedAllocator {
   }
 }
 
-/** §11.9: freed pages appended instead of prepended: same sets, different reuse order (exact mode). */
+/** Freed pages appended instead of prepended: same sets, different reuse order (exact mode). */
 export class AppendInsteadOfPrepend extends PagedAllocator {
   protected override releasePages(pages: Int32Array, start: number, n: number): void {
     if (this.needSort) {
@@ -55,14 +57,14 @@ export class AppendInsteadOfPrepend extends PagedAllocator {
   }
 }
 
-/** §11.10: `clear()` starts the free list at page 0, so the padding page is handed out. */
+/** `clear()` starts the free list at page 0, so the padding page is handed out. */
 export class ClearFromPageZero extends PagedAllocator {
   protected override resetFreeList(): void {
     this.freeList.fillAscending(0, this.numPages - 1);
   }
 }
 
-/** §11.12 and §11.13: a broken extend layout. */
+/** A broken extend layout: the page cursor, the tail page or part 1 (see `ExtendBug`). */
 export class BuggyExtendLayout extends PagedAllocator {
   constructor(
     config: ConstructorParameters<typeof PagedAllocator>[0],
@@ -77,21 +79,21 @@ export class BuggyExtendLayout extends PagedAllocator {
   }
 }
 
-/** §11.14: decode advances the free list by a wrong page count. */
+/** Decode advances the free list by a wrong page count. */
 export class DecodeCountOffByOne extends PagedAllocator {
   protected override countDecodePages(batch: DecodeBatch): number {
     return buggyCountDecodePages(batch, this.pageSize);
   }
 }
 
-/** §11.14: extend counts new pages with floor instead of ceil. */
+/** Extend counts new pages with floor instead of ceil. */
 export class ExtendCountFloor extends PagedAllocator {
   protected override countExtendPages(batch: ExtendBatch): number {
     return buggyCountExtendPages(batch, this.pageSize);
   }
 }
 
-/** §11.15: the capacity check moved after slicing: a short extend consumes the free list, then returns null. */
+/** The capacity check moved after slicing: a short extend consumes the free list, then returns null. */
 export class CapacityAfterSlicing extends PagedAllocator {
   override allocExtend(batch: ExtendBatch): Int32Array | null {
     const pageCount = this.countExtendPages(batch);
@@ -103,14 +105,14 @@ export class CapacityAfterSlicing extends PagedAllocator {
   }
 }
 
-/** §11.16: no merge of staged pages when an allocation runs short: spurious null under needSort. */
+/** No merge of staged pages when an allocation runs short: spurious null under needSort. */
 export class NoMergeWhenShort extends PagedAllocator {
   protected override mergeBeforeAlloc(): void {}
   protected override mergeBeforeExtend(): void {}
   protected override mergeBeforeDecode(): void {}
 }
 
-/** §11.17: the group's segment representatives are never cleared, so the next group releases them again. */
+/** The group's segment representatives are never cleared, so the next group releases them again. */
 export class GroupKeepsReps extends PagedAllocator {
   override freeGroupBegin(): void {
     if (this.groupOpen) throw new FreeGroupError('free groups cannot be nested');
@@ -129,7 +131,7 @@ export class GroupKeepsReps extends PagedAllocator {
   }
 }
 
-/** §11.18: a free group keeps the caller's arrays instead of copies, and reads them at the group's end. */
+/** A free group keeps the caller's arrays instead of copies, and reads them at the group's end. */
 export class GroupKeepsViews extends PagedAllocator {
   private views: ArrayLike<number>[] = [];
 
@@ -146,7 +148,7 @@ export class GroupKeepsViews extends PagedAllocator {
   }
 }
 
-/** §11.19: a nested `freeGroupBegin` silently resets the group, dropping what was queued (a leak). */
+/** A nested `freeGroupBegin` silently resets the group, dropping what was queued (a leak). */
 export class NestedBeginResets extends PagedAllocator {
   override freeGroupBegin(): void {
     if (this.groupOpen) {
@@ -165,7 +167,7 @@ export class AvailableCountsQueued extends PagedAllocator {
   }
 }
 
-/** §11.20: `backupState` keeps live references to structures that are later mutated in place. */
+/** `backupState` keeps live references to structures that are later mutated in place. */
 export class BackupLiveReference extends PagedAllocator {
   override backupState(): unknown {
     if (this.groupOpen) throw new FreeGroupError('backupState inside an open free group');

@@ -7,19 +7,17 @@ import type { KernelBug } from '@kvfuzz/gpu-kernels';
 export interface GpuKernelMutant {
   /** Stable name, used by `--mutant` and the kill table: the `KernelBug` it plants. */
   readonly name: Exclude<KernelBug, 'none'>;
-  /** The item of semantics §11 it plants (0: a mechanism §11 does not list). */
-  readonly item: number;
   readonly mechanism: string;
 }
 
-/** Every kernel mutant, in §11 order. */
+/** Every kernel mutant: the extend layout bugs, the page count, the capacity check, then the batch free. */
 export const kGpuKernelMutants: readonly GpuKernelMutant[] = [
-  { name: 'cursor-inclusive', item: 12, mechanism: 'GPU extend: the page cursor sums new pages over j <= i' },
-  { name: 'tail-first-page', item: 12, mechanism: "GPU extend: the tail lands on the first, not the last, page of the request's range" },
-  { name: 'part1-unbounded', item: 13, mechanism: "GPU extend: part 1 runs to the page end past seq, over the next requests' slots" },
-  { name: 'page-count-floor', item: 14, mechanism: 'GPU extend: new pages counted with floor, in the scan and the short check' },
-  { name: 'capacity-unchecked', item: 15, mechanism: 'no capacity check before the GPU kernel: it reads free pages that do not exist instead of returning null' },
-  { name: 'free-unchecked', item: 0, mechanism: 'the checked GPU batch free runs the unchecked kernel: pages named twice or not held are freed' },
+  { name: 'cursor-inclusive', mechanism: 'GPU extend: the page cursor sums new pages over j <= i' },
+  { name: 'tail-first-page', mechanism: "GPU extend: the tail lands on the first, not the last, page of the request's range" },
+  { name: 'part1-unbounded', mechanism: "GPU extend: part 1 runs to the page end past seq, over the next requests' slots" },
+  { name: 'page-count-floor', mechanism: 'GPU extend: new pages counted with floor, in the scan and the short check' },
+  { name: 'capacity-unchecked', mechanism: 'no capacity check before the GPU kernel: it reads free pages that do not exist instead of returning null' },
+  { name: 'free-unchecked', mechanism: 'the checked GPU batch free runs the unchecked kernel: pages named twice or not held are freed' },
 ];
 
 export function findGpuKernelMutant(name: string): GpuKernelMutant | undefined {

@@ -5,7 +5,6 @@ import { EvictHostOrphans, HostPoolFirstFit, HostPoolNoExtraPage, HostPoolUnchec
 /** A planted bug the two-tier model must catch. */
 export interface HostPoolMutant {
   readonly name: string;
-  readonly item: number;
   readonly mechanism: string;
   readonly factories: TwoTierFactories;
   /** Geometry the bug needs (e.g. write-through, host checks on); the rest is drawn. */
@@ -13,12 +12,12 @@ export interface HostPoolMutant {
 }
 
 export const kHostPoolMutants: readonly HostPoolMutant[] = [
-  { name: 'insert-counts-revived', item: 28, mechanism: 'insert counts revived nodes in prefix_len: the caller frees adopted slots', factories: { cache: (c) => new InsertCountsRevived(c) }, geometry: {} },
-  { name: 'write-through-unlocked', item: 29, mechanism: 'write-through without inc_lock_ref: slots evicted during the copy', factories: { cache: (c) => new WriteThroughUnlocked(c) }, geometry: { writePolicy: 'write_through' } },
-  { name: 'evict-host-orphans', item: 30, mechanism: 'evict_host removes a node with backed-up children', factories: { cache: (c) => new EvictHostOrphans(c) }, geometry: {} },
-  { name: 'host-pool-unchecked', item: 31, mechanism: 'HostKVCache without the slot_used checks', factories: { hostPool: (c) => new HostPoolUnchecked(c) }, geometry: { hostChecks: true } },
-  { name: 'host-pool-first-fit', item: 32, mechanism: 'host alloc first-fit instead of a contiguous run', factories: { hostPool: (c) => new HostPoolFirstFit(c) }, geometry: {} },
-  { name: 'host-pool-no-extra-page', item: 33, mechanism: 'host pool size without the extra page', factories: { hostPool: (c) => new HostPoolNoExtraPage(c) }, geometry: {} },
+  { name: 'insert-counts-revived', mechanism: 'insert counts revived nodes in prefix_len: the caller frees adopted slots', factories: { cache: (c) => new InsertCountsRevived(c) }, geometry: {} },
+  { name: 'write-through-unlocked', mechanism: 'write-through without inc_lock_ref: slots evicted during the copy', factories: { cache: (c) => new WriteThroughUnlocked(c) }, geometry: { writePolicy: 'write_through' } },
+  { name: 'evict-host-orphans', mechanism: 'evict_host removes a node with backed-up children', factories: { cache: (c) => new EvictHostOrphans(c) }, geometry: {} },
+  { name: 'host-pool-unchecked', mechanism: 'HostKVCache without the slot_used checks', factories: { hostPool: (c) => new HostPoolUnchecked(c) }, geometry: { hostChecks: true } },
+  { name: 'host-pool-first-fit', mechanism: 'host alloc first-fit instead of a contiguous run', factories: { hostPool: (c) => new HostPoolFirstFit(c) }, geometry: {} },
+  { name: 'host-pool-no-extra-page', mechanism: 'host pool size without the extra page', factories: { hostPool: (c) => new HostPoolNoExtraPage(c) }, geometry: {} },
 ];
 
 export function findHostPoolMutant(name: string): HostPoolMutant | undefined {

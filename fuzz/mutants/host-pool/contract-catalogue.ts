@@ -22,13 +22,14 @@ export interface HostContractMutant {
 }
 
 /**
- * The host contract model's kill table: the host tier's three host pool bugs (§11.31–33, shared
- * with the two-tier model's table) and one bug per input the contract says must be refused.
+ * The host contract model's kill table: the host tier's three host pool bugs (unchecked, first-fit,
+ * no extra page; shared with the two-tier model's table) and one bug per input the contract says
+ * must be refused.
  */
 export const kHostContractMutants: readonly HostContractMutant[] = [
-  { name: 'host-pool-unchecked', mechanism: 'HostKVCache without the slot_used checks (§11.31): a free slot given back is accepted', create: (c) => new HostPoolUnchecked(c), mode: 'contract', rule: 'H13' },
-  { name: 'host-pool-first-fit', mechanism: 'host alloc first-fit instead of a contiguous run (§11.32)', create: (c) => new HostPoolFirstFit(c), mode: 'exact', rule: 'H11' },
-  { name: 'host-pool-no-extra-page', mechanism: 'host pool size without the extra page (§11.33)', create: (c) => new HostPoolNoExtraPage(c), mode: 'contract', rule: 'H1' },
+  { name: 'host-pool-unchecked', mechanism: 'HostKVCache without the slot_used checks: a free slot given back is accepted', create: (c) => new HostPoolUnchecked(c), mode: 'contract', rule: 'H13' },
+  { name: 'host-pool-first-fit', mechanism: 'host alloc first-fit instead of a contiguous run', create: (c) => new HostPoolFirstFit(c), mode: 'exact', rule: 'H11' },
+  { name: 'host-pool-no-extra-page', mechanism: 'host pool size without the extra page', create: (c) => new HostPoolNoExtraPage(c), mode: 'contract', rule: 'H1' },
   { name: 'host-pool-repeat-counts-twice', mechanism: 'a held slot named twice in one free passes the used check and is counted twice', create: (c) => new HostPoolRepeatCountsTwice(c), mode: 'contract', rule: 'H13' },
   { name: 'host-pool-wraps-negative-slot', mechanism: 'free of a negative slot s gives back slot size + s (negative indexing)', create: (c) => new HostPoolWrapsNegativeSlot(c), mode: 'contract', rule: 'H13' },
   { name: 'host-pool-ignores-slot-past-end', mechanism: 'free drops slots at or past size and counts them as given back', create: (c) => new HostPoolIgnoresSlotPastEnd(c), mode: 'contract', rule: 'H13' },

@@ -1,11 +1,12 @@
 /**
- * Planted bugs in the host tier (semantics §11 items 28–33), one mechanism each: three in the
- * hierarchical cache and its tree, three in the host slot pool. Each overrides one protected step.
+ * Planted bugs in the host tier, one mechanism each: three in the hierarchical cache and its tree
+ * (`hiradix_cache.py`), three in the host slot pool (`HostKVCache` in `pool_host/base.py`). Each
+ * overrides one protected step.
  */
 import { HiRadixCache, HiRadixTree, HostSlotPool, type CopyOp } from '@kvfuzz/host-pool';
 import { childKeyOf, type RadixTree, type TreeNode } from '@kvfuzz/prefix-cache';
 
-/** §11.28: insert counts revived nodes in the prefix length, so the caller frees slots the tree just adopted. */
+/** Insert counts revived nodes in the prefix length, so the caller frees slots the tree just adopted. */
 class TreeCountsRevived extends HiRadixTree {
   protected override reviveEvicted(node: TreeNode, slots: Int32Array): boolean {
     super.reviveEvicted(node, slots);
@@ -18,14 +19,14 @@ export class InsertCountsRevived extends HiRadixCache {
   }
 }
 
-/** §11.29: write-through without the lock: the node's device slots can be evicted while the copy reads them. */
+/** Write-through without the lock: the node's device slots can be evicted while the copy reads them. */
 export class WriteThroughUnlocked extends HiRadixCache {
   protected override lockForWrite(node: TreeNode, op: CopyOp): void {
     this.copies.set(op.id, { node, locked: false });
   }
 }
 
-/** §11.30: host eviction removes a node that still has backed-up children: an orphaned host subtree. */
+/** Host eviction removes a node that still has backed-up children: an orphaned host subtree. */
 class TreeEvictsHostParents extends HiRadixTree {
   protected override isHostEvictable(node: TreeNode): boolean {
     // Children no longer matter; an already orphaned node is skipped (it is unreachable anyway).
@@ -47,7 +48,7 @@ export class EvictHostOrphans extends HiRadixCache {
   }
 }
 
-/** §11.31: the host pool without its `slot_used` checks on free and alloc. */
+/** The host pool without its `slot_used` checks on free (double free) and alloc (double alloc). */
 export class HostPoolUnchecked extends HostSlotPool {
   // The slot_used marks are still written, as the engine's are; only the checks are gone.
   protected override markFreed(indices: ArrayLike<number>): void {
@@ -59,14 +60,14 @@ export class HostPoolUnchecked extends HostSlotPool {
   }
 }
 
-/** §11.32: first-fit instead of the contiguous-run preference. */
+/** First-fit instead of the contiguous-run preference of `test_mem_pool_host.py`'s contiguous-run test. */
 export class HostPoolFirstFit extends HostSlotPool {
   protected override findRunStart(): number {
     return 0;
   }
 }
 
-/** §11.33: the host size without the one extra page. */
+/** The host size without the one extra page `HostKVCache` always adds. */
 export class HostPoolNoExtraPage extends HostSlotPool {
   protected override pageCountFor(sizeTokens: number, pageSize: number): number {
     return Math.floor(sizeTokens / pageSize);

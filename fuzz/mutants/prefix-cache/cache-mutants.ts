@@ -1,19 +1,20 @@
 /**
- * Planted bugs in the reference radix cache and its tree, one mechanism each, from semantics §11.
+ * Planted bugs in the reference radix cache and its tree, one mechanism each: ways the engine's
+ * release path (`common.py`, `free_kv_row`) and radix tree (`radix_cache.py`) can go wrong.
  * Each subclass overrides one protected step; none of this is reachable from the shipped package.
  */
 import { floorToPage } from '@kvfuzz/allocator-core';
 import type { FreeSegment } from '@kvfuzz/allocator-core';
 import { RadixCache, RadixTree, segmentsOfRanges, type Req, type RowRange, type TreeNode } from '@kvfuzz/prefix-cache';
 
-/** §11.1: `free_kv_row` without coalescing (the shipped 00ac7105 behaviour): the DCP seam crashes. */
+/** `free_kv_row` without coalescing (as `base_prefix_cache.py` shipped it at 00ac7105): the DCP seam crashes. */
 export class NoCoalescing extends RadixCache {
   protected override coalesce(ranges: readonly RowRange[]): RowRange[] {
     return ranges.filter(([start, end]) => end > start);
   }
 }
 
-/** §11.2: coalescing that also merges across a gap of up to a page: frees rows between the ranges. */
+/** Coalescing that also merges across a gap of up to a page: frees rows between the ranges. */
 export class CoalesceAcrossGaps extends RadixCache {
   protected override coalesce(ranges: readonly RowRange[], rowLength: number): RowRange[] {
     const merged: [number, number][] = [];
@@ -26,7 +27,7 @@ export class CoalesceAcrossGaps extends RadixCache {
   }
 }
 
-/** §11.3: the pre-segment era: each range given back by its own plain `free`, no coalescing, no page-disjointness check. */
+/** The pre-segment era: each range given back by its own plain `free`, no coalescing, no page-disjointness check. */
 export class SeparatePlainFrees extends RadixCache {
   protected override freeRowRanges(req: Req, ranges: readonly RowRange[]): void {
     const row = this.reqToToken.row(req.kv.reqPoolIdx);
@@ -34,28 +35,28 @@ export class SeparatePlainFrees extends RadixCache {
   }
 }
 
-/** §11.4: the over-allocation free aligned to the KERNEL page: shares a page with the tail free. */
+/** The over-allocation free aligned to the KERNEL page: shares a page with the tail free. */
 export class OverallocKernelAligned extends RadixCache {
   protected override overallocatedStart(committed: number): number {
     return Math.ceil(committed / this.kernelPageSize) * this.kernelPageSize;
   }
 }
 
-/** §11.5: the deferred truncation tail starts at `eff`, not `max(eff, cacheProtectedLen)`: frees tree-owned rows. */
+/** The deferred truncation tail starts at `eff`, not `max(eff, cacheProtectedLen)`: frees tree-owned rows. */
 export class TailFromEff extends RadixCache {
   protected override truncationTailStart(eff: number): number {
     return eff;
   }
 }
 
-/** §11.6: the unaligned tail starts on the KERNEL page below `eff`, not the tree page. */
+/** The unaligned tail starts on the KERNEL page below `eff`, not the tree page. */
 export class UnalignedTailKernelFloor extends RadixCache {
   protected override unalignedTailStart(eff: number): number {
     return floorToPage(eff, this.kernelPageSize);
   }
 }
 
-/** §11.21: the SWA floor on the kernel grid and the split assertion gone: a page split between the dead and alive calls. */
+/** The SWA floor on the kernel grid and the split assertion gone: a page split between the dead and alive calls. */
 export class SwaFloorUnchecked extends RadixCache {
   protected override swaFloorPageSize(): number {
     return this.kernelPageSize;
@@ -82,14 +83,14 @@ export class SwaFloorUnchecked extends RadixCache {
   }
 }
 
-/** §11.24: the finish forgets the unaligned tail: a leak at quiescence. */
+/** The finish forgets the unaligned tail: a leak at quiescence. */
 export class FinishForgetsTail extends RadixCache {
   protected override freeRowRanges(req: Req, ranges: readonly RowRange[]): void {
     super.freeRowRanges(req, ranges.length > 1 ? ranges.slice(1) : ranges);
   }
 }
 
-/** §11.25: `decLockRef` without the 1 → 0 size transfer: evictable/protected drift. */
+/** `decLockRef` without the 1 → 0 size transfer: evictable/protected drift. */
 class TreeUnlockNoTransfer extends RadixTree {
   protected override decLockRefStep(node: TreeNode): number {
     node.lockRef -= 1;
@@ -102,7 +103,7 @@ export class UnlockNoTransfer extends RadixCache {
   }
 }
 
-/** §11.26: a split that does not copy the lock count to the new parent: a locked path looks unlocked. */
+/** A split that does not copy the lock count to the new parent: a locked path looks unlocked. */
 class TreeSplitDropsLock extends RadixTree {
   protected override splitNode(child: TreeNode, k: number): TreeNode {
     const parent = super.splitNode(child, k);
@@ -116,7 +117,7 @@ export class SplitDropsLock extends RadixCache {
   }
 }
 
-/** §11.27: `matchPrefix` without the page truncation: an unaligned protected prefix. */
+/** `matchPrefix` without the page truncation: an unaligned protected prefix. */
 class TreeMatchUntruncated extends RadixTree {
   protected override pageAlignedLength(tokenCount: number): number {
     return tokenCount;

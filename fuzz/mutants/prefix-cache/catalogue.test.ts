@@ -7,8 +7,20 @@ import { kPrefixCacheMutants } from './catalogue.js';
 const kDetectMsMax = 10_000;
 
 describe('fuzz:mutants,prefix-cache', () => {
-  it('plants §11 items 1–6, 21 and 24–27', () => {
-    expect(kPrefixCacheMutants.map((m) => m.item)).toEqual([1, 2, 3, 4, 5, 6, 21, 24, 25, 26, 27]);
+  it('plants eight release-path bugs and three radix tree bugs', () => {
+    expect(kPrefixCacheMutants.map((m) => m.name)).toEqual([
+      'no-coalescing',
+      'coalesce-across-gaps',
+      'separate-plain-frees',
+      'overalloc-kernel-aligned',
+      'tail-from-eff',
+      'unaligned-tail-kernel-floor',
+      'swa-floor-unchecked',
+      'finish-forgets-tail',
+      'unlock-no-transfer',
+      'split-drops-lock',
+      'match-untruncated',
+    ]);
   });
 
   // In-line allocator checks off: the ledger and the model's own checks must catch each bug.

@@ -17,8 +17,6 @@ import {
 /** A planted bug the request-lifecycle model must catch. */
 export interface PrefixCacheMutant {
   readonly name: string;
-  /** The item of semantics §11 it plants. */
-  readonly item: number;
   readonly mechanism: string;
   readonly create: (config: RadixCacheConfig) => RadixCache;
   /** Geometry the bug needs to show (e.g. the unified finish path); the rest is drawn. */
@@ -27,19 +25,23 @@ export interface PrefixCacheMutant {
 
 const unified: Partial<PrefixGeometry> = { finishPath: 'unified' };
 
-/** Every prefix-cache mutant, in §11 order. */
+/**
+ * Every prefix-cache mutant: the release path's bugs (`free_kv_row` and its coalescing in
+ * `common.py`, the over-allocation and truncation tails, the SWA floor, the finish), then the radix
+ * tree's (`radix_cache.py`: lock counts, split, match truncation).
+ */
 export const kPrefixCacheMutants: readonly PrefixCacheMutant[] = [
-  { name: 'no-coalescing', item: 1, mechanism: 'free_kv_row without coalescing: the DCP seam crashes', create: (c) => new NoCoalescing(c), geometry: unified },
-  { name: 'coalesce-across-gaps', item: 2, mechanism: 'coalescing also merges ranges a page apart, freeing the rows between', create: (c) => new CoalesceAcrossGaps(c), geometry: unified },
-  { name: 'separate-plain-frees', item: 3, mechanism: 'each range its own plain free, no page-disjointness check: a seam page released twice', create: (c) => new SeparatePlainFrees(c), geometry: unified },
-  { name: 'overalloc-kernel-aligned', item: 4, mechanism: 'over-allocation freed from the kernel page, sharing a page with the tail', create: (c) => new OverallocKernelAligned(c), geometry: {} },
-  { name: 'tail-from-eff', item: 5, mechanism: 'deferred truncation tail starts at eff, inside the tree-owned prefix', create: (c) => new TailFromEff(c), geometry: unified },
-  { name: 'unaligned-tail-kernel-floor', item: 6, mechanism: 'unaligned tail starts on the kernel page below eff', create: (c) => new UnalignedTailKernelFloor(c), geometry: unified },
-  { name: 'swa-floor-unchecked', item: 21, mechanism: 'SWA floor on the kernel grid, split assertion removed', create: (c) => new SwaFloorUnchecked(c), geometry: {} },
-  { name: 'finish-forgets-tail', item: 24, mechanism: 'the finish gives back only its first range: a leak', create: (c) => new FinishForgetsTail(c), geometry: unified },
-  { name: 'unlock-no-transfer', item: 25, mechanism: 'decLockRef without the 1 → 0 size transfer', create: (c) => new UnlockNoTransfer(c), geometry: {} },
-  { name: 'split-drops-lock', item: 26, mechanism: 'a split does not copy the lock count to the new parent', create: (c) => new SplitDropsLock(c), geometry: {} },
-  { name: 'match-untruncated', item: 27, mechanism: 'matchPrefix does not truncate to whole pages', create: (c) => new MatchUntruncated(c), geometry: {} },
+  { name: 'no-coalescing', mechanism: 'free_kv_row without coalescing: the DCP seam crashes', create: (c) => new NoCoalescing(c), geometry: unified },
+  { name: 'coalesce-across-gaps', mechanism: 'coalescing also merges ranges a page apart, freeing the rows between', create: (c) => new CoalesceAcrossGaps(c), geometry: unified },
+  { name: 'separate-plain-frees', mechanism: 'each range its own plain free, no page-disjointness check: a seam page released twice', create: (c) => new SeparatePlainFrees(c), geometry: unified },
+  { name: 'overalloc-kernel-aligned', mechanism: 'over-allocation freed from the kernel page, sharing a page with the tail', create: (c) => new OverallocKernelAligned(c), geometry: {} },
+  { name: 'tail-from-eff', mechanism: 'deferred truncation tail starts at eff, inside the tree-owned prefix', create: (c) => new TailFromEff(c), geometry: unified },
+  { name: 'unaligned-tail-kernel-floor', mechanism: 'unaligned tail starts on the kernel page below eff', create: (c) => new UnalignedTailKernelFloor(c), geometry: unified },
+  { name: 'swa-floor-unchecked', mechanism: 'SWA floor on the kernel grid, split assertion removed', create: (c) => new SwaFloorUnchecked(c), geometry: {} },
+  { name: 'finish-forgets-tail', mechanism: 'the finish gives back only its first range: a leak', create: (c) => new FinishForgetsTail(c), geometry: unified },
+  { name: 'unlock-no-transfer', mechanism: 'decLockRef without the 1 → 0 size transfer', create: (c) => new UnlockNoTransfer(c), geometry: {} },
+  { name: 'split-drops-lock', mechanism: 'a split does not copy the lock count to the new parent', create: (c) => new SplitDropsLock(c), geometry: {} },
+  { name: 'match-untruncated', mechanism: 'matchPrefix does not truncate to whole pages', create: (c) => new MatchUntruncated(c), geometry: {} },
 ];
 
 export function findPrefixCacheMutant(name: string): PrefixCacheMutant | undefined {

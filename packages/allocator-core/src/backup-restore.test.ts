@@ -6,7 +6,8 @@ import { PagedAllocator } from './paged-allocator.js';
 import { expectRejected, expectRejectedInGroup } from './test-support/expect-rejected.js';
 import { range } from './test-support/rows.js';
 
-// backupState / restoreState (semantics §2.1, §7.3, §7.4): a snapshot of the free state that
+// backupState / restoreState (`backup_state` / `restore_state` of `allocator/base.py`, as
+// test_allocator_cpu.py and test_allocator_gpu.py use them): a snapshot of the free state that
 // alloc/free never mutate, for "allocate, then roll back".
 const kGeometries = [
   { name: 'token', kernelPageSize: 1 },

@@ -5,7 +5,7 @@ import { PagedAllocator } from './paged-allocator.js';
 import { expectThrown } from './test-support/expect-rejected.js';
 import { range } from './test-support/rows.js';
 
-// Decode context parallelism (semantics §2.4): logical slot i lives on rank i % D at local
+// Decode context parallelism (`allocator/dcp.py`): logical slot i lives on rank i % D at local
 // offset i // D; with the allocator page widened to kernel page × D, a logical page is one whole
 // physical page on every rank.
 describe('allocator-core:dcp,filter-local-indices', () => {

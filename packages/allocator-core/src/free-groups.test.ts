@@ -4,9 +4,9 @@ import { PagedAllocator } from './paged-allocator.js';
 import { TokenAllocator } from './token-allocator.js';
 import { range, slotsOfPages } from './test-support/rows.js';
 
-// Free groups (semantics §2.1, §2.3): frees inside a group wait for freeGroupEnd, which releases
-// the group's plain frees as one deduplicated, sorted free, then its segment representatives as
-// queued.
+// Free groups (`allocator/base.py`, `allocator/paged.py`): frees inside a group wait for
+// freeGroupEnd, which releases the group's plain frees as one deduplicated, sorted free, then its
+// segment representatives as queued.
 function paged(needSort = false): PagedAllocator {
   return new PagedAllocator({ sizeTokens: 64, kernelPageSize: 4, needSort, checks: true });
 }

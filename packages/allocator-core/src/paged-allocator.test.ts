@@ -5,9 +5,9 @@ import { PagedAllocator } from './paged-allocator.js';
 import { expectRejected } from './test-support/expect-rejected.js';
 import { range, slotsOfPages } from './test-support/rows.js';
 
-// The engine's test_allocator_cpu.py / test_allocator_gpu.py expectations for the paged allocator
-// (semantics §2.3, §2.5, §3.3, §7.3, §7.4). Page size 4 unless noted; the allocator page is
-// kernelPageSize × dcpSize, so kernel page 4 (or kernel page 2 × DCP 2) gives it.
+// The engine's test_allocator_cpu.py / test_allocator_gpu.py / test_allocator_page_aligned_free.py
+// expectations for the paged allocator (`allocator/paged.py`). Page size 4 unless noted; the
+// allocator page is kernelPageSize × dcpSize, so kernel page 4 (or kernel page 2 × DCP 2) gives it.
 interface Geometry {
   readonly sizeTokens?: number;
   readonly needSort?: boolean;
@@ -124,7 +124,7 @@ describe('allocator-core:paged,reuse', () => {
     expect(list(allocator.alloc(4))).toEqual([12, 13, 14, 15]);
   });
 
-  it('§2.5: size 16, alloc(8) takes pages 1, 2; a free makes the free list [1, 2, 3, 4]', () => {
+  it('page-aligned free test: size 16, alloc(8) takes pages 1, 2; a free makes the free list [1, 2, 3, 4]', () => {
     const allocator = paged({ sizeTokens: 16 });
     const slots = list(allocator.alloc(8));
     expect(slots).toEqual(slotsOfPages([1, 2], 4));
@@ -135,7 +135,7 @@ describe('allocator-core:paged,reuse', () => {
 });
 
 describe('allocator-core:paged,need-sort', () => {
-  it('§2.5: size 16 with needSort, a free stages pages [1, 2] and leaves the free list [3, 4]', () => {
+  it('page-aligned free test: size 16 with needSort, a free stages pages [1, 2] and leaves the free list [3, 4]', () => {
     const allocator = paged({ sizeTokens: 16, needSort: true });
     allocator.free(allocator.alloc(8) ?? []);
     expect(Array.from(allocator.inspect().free)).toEqual([3, 4]);

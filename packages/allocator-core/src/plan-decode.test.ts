@@ -11,7 +11,7 @@ function slotsOf(plan: ReturnType<typeof planDecode>): number[] {
 }
 
 describe('allocator-core:plan-decode,examples', () => {
-  // alloc_decode examples of the engine's tests (semantics §3.2, §7.4), page size 4.
+  // alloc_decode examples of the engine's test_allocator_gpu.py, page size 4.
   it('seq=[4, 8, 12, 16], last=[3, 7, 11, 15] needs no new page: each slot follows its lastLoc', () => {
     const plan = planDecode({ seqLens: [4, 8, 12, 16], lastLoc: [3, 7, 11, 15] }, 4, []);
     expect(slotsOf(plan)).toEqual([4, 8, 12, 16]);

@@ -19,7 +19,8 @@ function pageStartsIn(pre: number, seq: number, pageSize: number): number {
 }
 
 describe('allocator-core:plan-extend,examples', () => {
-  // alloc_extend_naive examples of the engine's tests (semantics §3.3), page size 4.
+  // Extend examples of the engine's tests (alloc_extend_naive in test_allocator_cpu.py, the
+  // unaligned-branch cases of test_allocator_gpu.py), page size 4.
   it('pre=2, seq=4, last=1 → [2, 3], no new page', () => {
     const plan = planExtend({ prefixLens: [2], seqLens: [4], lastLoc: [1] }, 4, []);
     expect(slotsOf(plan)).toEqual([2, 3]);
@@ -82,7 +83,8 @@ describe('allocator-core:plan-extend,examples', () => {
 });
 
 describe('allocator-core:plan-extend,count', () => {
-  // The (prefix, extend) pairs of the engine's page-sizing test (semantics §3.3).
+  // The (prefix, extend) pairs of the engine's page-sizing test (`get_num_new_pages` against
+  // `get_num_new_pages_for_extend`).
   const kPairs: readonly (readonly [number, number])[] = [
     [0, 1], [0, 63], [0, 64], [0, 65], [1, 1], [63, 1], [64, 1], [65, 1], [500, 512], [512, 512], [511, 1], [128, 0],
   ];

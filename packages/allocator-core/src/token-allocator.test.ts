@@ -4,7 +4,7 @@ import { TokenAllocator } from './token-allocator.js';
 import { expectRejected } from './test-support/expect-rejected.js';
 import { range } from './test-support/rows.js';
 
-// The engine's test_allocator_cpu.py expectations for the token allocator (semantics §2.2, §7.3):
+// The engine's test_allocator_cpu.py expectations for the token allocator (`allocator/token.py`):
 // size 16 unless noted, page size 1, slot 0 reserved.
 function token(sizeTokens = 16, needSort = false): TokenAllocator {
   return new TokenAllocator({ sizeTokens, needSort, checks: true });
@@ -179,6 +179,51 @@ describe('allocator-core:token,extend-decode', () => {
     const before = allocator.backupState();
     expect(allocator.allocExtend({ prefixLens: [0], seqLens: [5], lastLoc: [-1] })).toBeNull();
     expect(allocator.backupState()).toEqual(before);
+  });
+});
+
+// At page size 1 the engine's scheduler routes extends and decodes through the token allocator's
+// `alloc` (`alloc_for_extend` / `alloc_for_decode` in mem_cache/common.py): staged slots are merged
+// only when the request exceeds the free list, never by the paged extend heuristic.
+describe('allocator-core:token,scheduler-routing', () => {
+  it('an extend with needSort takes from the free list without merging while it suffices (pool of 2)', () => {
+    const allocator = token(2, true);
+    const first = allocator.allocExtend({ prefixLens: [0], seqLens: [1], lastLoc: [-1] });
+    expect(Array.from(first ?? [])).toEqual([1]);
+    allocator.free(first ?? []);
+    // The paged heuristic (1 / 1 + 1 + 1 > 1 free) would merge and hand out slot 1 again; alloc(1) does not.
+    expect(Array.from(allocator.allocExtend({ prefixLens: [0], seqLens: [1], lastLoc: [-1] }) ?? [])).toEqual([2]);
+  });
+
+  it('a decode with needSort takes from the free list without merging while it suffices', () => {
+    const allocator = token(2, true);
+    const first = allocator.allocDecode({ seqLens: [1], lastLoc: [-1] });
+    expect(Array.from(first ?? [])).toEqual([1]);
+    allocator.free(first ?? []);
+    expect(Array.from(allocator.allocDecode({ seqLens: [1], lastLoc: [-1] }) ?? [])).toEqual([2]);
+  });
+
+  it('merges sorted when the free list runs short and the staged slots make up the difference', () => {
+    const allocator = token(3, true);
+    const all = allocator.alloc(3) ?? new Int32Array(0);
+    allocator.free([3, 1]);
+    expect(Array.from(allocator.allocExtend({ prefixLens: [0], seqLens: [2], lastLoc: [-1] }) ?? [])).toEqual([1, 3]);
+    allocator.free([2]);
+    expect(Array.from(allocator.allocDecode({ seqLens: [1], lastLoc: [-1] }) ?? [])).toEqual([2]);
+    expect(all.length).toBe(3);
+  });
+
+  it('returns null without merging when even the staged slots would not do', () => {
+    const allocator = token(2, true);
+    allocator.alloc(2);
+    allocator.free([2]);
+    expect(allocator.allocExtend({ prefixLens: [0, 0], seqLens: [1, 1], lastLoc: [-1, -1] })).toBeNull();
+    expect(allocator.allocDecode({ seqLens: [1, 1], lastLoc: [-1, -1] })).toBeNull();
+    // Nothing merged: the slot is still staged (the paged decode rule would have merged it into the free list).
+    expect(Array.from(allocator.inspect().staged)).toEqual([2]);
+    expect(Array.from(allocator.inspect().free)).toEqual([]);
+    expect(allocator.availableSize()).toBe(1);
+    expect(Array.from(allocator.alloc(1) ?? [])).toEqual([2]);
   });
 });
 

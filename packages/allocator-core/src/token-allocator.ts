@@ -114,6 +114,24 @@ export class TokenAllocator extends BaseAllocator {
     if (pageCount > this.freeList.count && pageCount <= this.freeList.count + this.stagedCount) this.mergeStaged();
   }
 
+  /**
+   * At page size 1 the engine's scheduler never calls the paged extend: `alloc_for_extend` takes
+   * the batch's tokens with the token allocator's `alloc` (`mem_cache/common.py`), so an extend
+   * merges staged slots by `alloc`'s rule, not the paged heuristic.
+   */
+  protected override mergeBeforeExtend(extendTokens: number): void {
+    this.mergeBeforeAlloc(extendTokens);
+  }
+
+  /** Likewise `alloc_for_decode` takes one slot per request with `alloc` at page size 1. */
+  protected override mergeBeforeDecode(batch: DecodeBatch): void {
+    const n = batch.seqLens.length;
+    if (n <= this.freeList.count || n > this.freeList.count + this.stagedCount) return;
+    // Checks on, the lastLoc check runs before a merge changes anything (it otherwise rides planDecode).
+    if (this.checks === true) this.verifyDecodeLastLocs(batch);
+    this.mergeStaged();
+  }
+
   protected override queueSegment(pages: Int32Array, start: number, n: number): void {
     this.queuePlain(pages, start, n);
   }

@@ -1,7 +1,8 @@
 /**
  * WGSL sources, one function per kernel, each baking its parameters in as `const`s (STYLE 20).
  *
- * The extend layout (semantics §3.1) in two passes: `scan` — one workgroup — turns per-request
+ * The extend layout of the engine's `alloc_extend_kernel` (part 1 fills the old page, part 2 whole
+ * new pages, part 3 the tail) in two passes: `scan` — one workgroup — turns per-request
  * token and new-page counts into exclusive batch-order offsets; `fill` — one thread per output
  * slot — finds its request by binary search over the token offsets and writes the slot: in the
  * last partly filled page after `lastLoc`, or at `pos % pageSize` of the request's
@@ -13,14 +14,15 @@
 import { kWorkgroupSize } from './kernel-limits.js';
 
 /**
- * Planted kernel bugs (semantics §11 items 12–15, and the batch free without its check), for the
- * differential tests and the lock-step fuzz model, which must catch each one:
- * - `cursor-inclusive` (item 12): the page cursor sums new pages over `j ≤ i`, not `j < i`;
- * - `tail-first-page` (item 12): part 3 lands on the first, not the last, page of the request's range;
- * - `part1-unbounded` (item 13): part 1 runs to the page end without `min(seq, …)`, writing over
+ * Planted kernel bugs (the extend layout, the page count, the capacity check, and the batch free
+ * without its check), for the differential tests and the lock-step fuzz model, which must catch
+ * each one:
+ * - `cursor-inclusive`: the page cursor sums new pages over `j ≤ i`, not `j < i`;
+ * - `tail-first-page`: part 3 lands on the first, not the last, page of the request's range;
+ * - `part1-unbounded`: part 1 runs to the page end without `min(seq, …)`, writing over
  *   the slots of the requests after it (the earliest overrunning request wins);
- * - `page-count-floor` (item 14): new pages counted with floor, and the short check uses that count;
- * - `capacity-unchecked` (item 15): no capacity check before the kernel, which then reads free
+ * - `page-count-floor`: new pages counted with floor, and the short check uses that count;
+ * - `capacity-unchecked`: no capacity check before the kernel, which then reads free
  *   pages that do not exist instead of returning `null`;
  * - `free-unchecked`: the checked batch free runs the unchecked kernel, so a page named twice, or
  *   not held, is freed instead of reported.
@@ -139,8 +141,8 @@ fn fill(@builtin(global_invocation_id) gid: vec3<u32>) {
   let pre = prefixLens[i];
   let seq = seqLens[i];
   if (kBug == 4u) {
-    // Planted (§11 item 13): an earlier request's part 1 runs on to its page end, past its own seq,
-    // over this slot; the earliest such request wins.
+    // Planted (part1-unbounded): an earlier request's part 1 runs on to its page end, past its own
+    // seq, over this slot; the earliest such request wins.
     for (var j = 0u; j < i; j++) {
       let overrun = (prefixLens[j] + kPageSize - 1u) / kPageSize * kPageSize - prefixLens[j];
       if (t < slotOffsets[j] + overrun) {

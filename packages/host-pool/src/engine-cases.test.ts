@@ -5,8 +5,8 @@ import { HostSlotPool } from './host-slot-pool.js';
 import { expectRejected } from './test-support/expect-rejected.js';
 import { ProbedHostSlotPool } from './test-support/probed-pool.js';
 
-// The engine's own host pool tests (reference §7.2, test_mem_pool_host.py), step for step, with
-// the engine's messages word for word.
+// The engine's own host pool tests (test_mem_pool_host.py), step for step, with the engine's
+// messages word for word.
 //
 // Geometry: a device pool of 4 slots with page 2 and host_to_device_ratio 2 asks for 8 host
 // tokens; 8 // 2 + 1 = 5 pages = 10 slots.

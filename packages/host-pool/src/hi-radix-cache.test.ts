@@ -211,11 +211,11 @@ describe('host-pool:hicache,write-back', () => {
     expect(fx.host.availableSize()).toBe(12);
   });
 
-  // BUG (reported): the engine writes back every unbacked victim (reference §6.3, "Write-back"),
+  // BUG (reported): the engine writes back every unbacked victim (`hiradix_cache.py`'s `evict`),
   // so after evicting the chain A → B both are kept, evicted and backed up. kvfuzz writes a victim
   // back only when its parent is already backed up, so the leaf B (evicted first, its parent A not
   // yet backed up) is deleted and only A survives on the host.
-  it("'write_back' backs up a whole chain at eviction, leaf first (engine §6.3)", () => {
+  it("'write_back' backs up a whole chain at eviction, leaf first (as the engine's evict does)", () => {
     const fx = hiCacheFixture({ writePolicy: 'write_back' });
     cachePrompt(fx, prompt(1, 8));
     cachePrompt(fx, prompt(1, 12));
@@ -370,10 +370,10 @@ describe('host-pool:hicache,load-back', () => {
     step(fx, () => finish(fx, req));
   });
 
-  // BUG (reported): the engine locks the ancestor first and skips when
-  // `len(host_indices) > mem_quota + delta`, delta being the (negative) change of the evictable
-  // size that lock made (reference §6.3). kvfuzz compares with `memQuotaTokens` alone, so it loads
-  // chains the engine refuses whenever the ancestor was unlocked.
+  // BUG (reported): the engine's `load_back` (`hiradix_cache.py`) locks the ancestor first and skips
+  // when `len(host_indices) > mem_quota + delta`, delta being the (negative) change of the evictable
+  // size that lock made. kvfuzz compares with `memQuotaTokens` alone, so it loads chains the engine
+  // refuses whenever the ancestor was unlocked.
   it('the quota is reduced by the evictable tokens the ancestor lock takes (engine: mem_quota + delta)', () => {
     const fx = hiCacheFixture();
     const { p, q } = deviceThenHost(fx);
@@ -476,7 +476,7 @@ describe('host-pool:hicache,clear-all', () => {
     expect(fx.cache.totalSize()).toBe(0);
     expect(fx.cache.tree.root.lockRef).toBe(1);
     expect(() => fx.cache.ack(load.id)).toThrow(`no copy ${load.id} is in flight`);
-    // Host slots handed out before the clear are free now: giving one back is a double free (§10.12).
+    // Host slots handed out before the clear are free now: giving one back is a double free.
     expect(() => fx.host.free(hostHeld)).toThrow(HostDoubleFreeError);
     // The caller clears the device pool.
     fx.device.clear();
@@ -520,7 +520,7 @@ describe.each(kWritePolicies)('host-pool:hicache,scenario:%s', (writePolicy) => 
     expect(fx.host.availableSize()).toBe(fx.host.size);
   });
 
-  it('§9.14 holds on the tree: evicted ⇒ backed up, and an evicted node has only evicted children', () => {
+  it('the HiCache laws hold on the tree: evicted ⇒ backed up, and an evicted node has only evicted children', () => {
     const fx = hiCacheFixture({ writePolicy });
     for (const family of [1, 2]) {
       cachePrompt(fx, prompt(family, 8));

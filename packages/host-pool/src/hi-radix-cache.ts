@@ -182,7 +182,7 @@ export class HiRadixCache extends RadixCache {
     this.lockForWrite(node, op);
   }
 
-  /** The write-through lock (§11.29 plants a bug here). */
+  /** The write-through lock (the planted bug `write-through-unlocked` overrides it to take none). */
   protected lockForWrite(node: TreeNode, op: CopyOp): void {
     this.tree.incLockRef(node);
     this.copies.set(op.id, { node, locked: true });

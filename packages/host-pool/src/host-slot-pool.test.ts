@@ -356,8 +356,8 @@ describe('host-pool:slot-pool,provider', () => {
   });
 });
 
-// The hooks a planted bug overrides (reference §11, mutants 31–33): each is one override, and
-// each turns an engine expectation of §7.2 false.
+// The hooks a planted bug overrides (the host pool mutants of `fuzz/`: unchecked, first-fit, no
+// extra page): each is one override, and each turns an expectation of test_mem_pool_host.py false.
 describe('host-pool:slot-pool,mutant-hooks', () => {
   class NoExtraPage extends ProbedHostSlotPool {
     protected override pageCountFor(sizeTokens: number, pageSize: number): number {
@@ -382,11 +382,11 @@ describe('host-pool:slot-pool,mutant-hooks', () => {
   }
   const config = { sizeTokens: 8, pageSize: 2, dcpSize: 1, checks: true } as const;
 
-  it('33: without the extra page the engine geometry has 8 slots, not 10', () => {
+  it('no extra page: without the extra page the engine geometry has 8 slots, not 10', () => {
     expect(new NoExtraPage(config).size).toBe(8);
   });
 
-  it('32: first fit hands out [0, 1, 6, 7] where the engine takes the run [6, 7, 8, 9]', () => {
+  it('first fit: hands out [0, 1, 6, 7] where the engine takes the run [6, 7, 8, 9]', () => {
     const p = new FirstFit(config);
     p.alloc(10);
     p.free([0, 1]);
@@ -394,7 +394,7 @@ describe('host-pool:slot-pool,mutant-hooks', () => {
     expect(list(p.alloc(4))).toEqual([0, 1, 6, 7]);
   });
 
-  it('31: without the used checks a double free and a double alloc go through', () => {
+  it('unchecked: without the used checks a double free and a double alloc go through', () => {
     const f = new NoFreeCheck(config);
     f.alloc(4);
     f.free([0, 1]);

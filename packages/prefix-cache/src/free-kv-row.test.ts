@@ -3,7 +3,10 @@ import { DoubleFreeError, PagedAllocator, SegmentError } from '@kvfuzz/allocator
 import { PageSplitError, RangeOrderError } from './errors.js';
 import { freeKvRow } from './free-kv-row.js';
 
-/** §7.1's geometry: page 8 (= 512 / 64), 16 pages, one request row = alloc(24) = pages 1, 2, 3. */
+/**
+ * The geometry of the engine's test_free_kv_row_coalesce.py: page 8 (= 512 / 64), 16 pages, one
+ * request row = alloc(24) = pages 1, 2, 3.
+ */
 function seamFixture(checks: boolean) {
   const allocator = new PagedAllocator({ sizeTokens: 128, kernelPageSize: 8, checks });
   const row = allocator.alloc(24) as Int32Array;

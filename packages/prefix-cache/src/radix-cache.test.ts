@@ -19,10 +19,12 @@ import {
   type CacheFixture,
 } from './test-support/request-fixture.js';
 
-// Semantics §5.6 (finish paths), §4.5 (release order), §4.4 (SWA floor), §9 items 10–16 and the
-// scenarios of §10. Unless a test says otherwise the geometry is kernel page 2 × DCP 4 = allocator
-// (and tree) page 8, 16 pages handed out lowest first, so a fresh request's row [0, 8) is page 1,
-// [8, 16) page 2, [16, 24) page 3, [24, 32) page 4.
+// The engine's finish paths (`cache_finished_req` of `radix_cache.py` and of the unified cache), the
+// release order of `release_kv_cache` and the SWA floor of `free_swa_out_of_window_slots` (both in
+// `common.py`), the request and tree invariants, and the DCP seam scenarios. Unless a test says
+// otherwise the geometry is kernel page 2 × DCP 4 = allocator (and tree) page 8, 16 pages handed
+// out lowest first, so a fresh request's row [0, 8) is page 1, [8, 16) page 2, [16, 24) page 3,
+// [24, 32) page 4.
 
 /** A fresh fixture and one request of family 1 extended to `committed` tokens (a prompt of 40). */
 function oneRequest(committed: number, overrides: Parameters<typeof cacheFixture>[0] = {}): { fx: CacheFixture; req: Req } {

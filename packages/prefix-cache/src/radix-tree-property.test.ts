@@ -233,7 +233,8 @@ class World {
       return;
     }
     // The tree takes the whole pages; the unaligned tail's partial page goes back on its own
-    // (semantics §5.6), in a separate call that cannot share a page with the insert's frees.
+    // (as the engine's `cache_finished_req` does), in a separate call that cannot share a page with
+    // the insert's frees.
     const alignedTokens = floorToPage(key.tokens.length, this.g.pageSize);
     const alignedKey = { tokens: Array.prototype.slice.call(key.tokens, 0, alignedTokens) as number[], extraKey: key.extraKey ?? null };
     const alignedValue = value.subarray(0, alignedTokens);
@@ -308,7 +309,8 @@ function trafficProperty(makeTree: MakeTree): fc.IPropertyWithHooks<[[Geometry, 
   });
 }
 
-// Planted bugs of semantics §11 (25–27): the property must catch each one (STYLE rule 17).
+// Planted bugs in the lock counts, the split and the match: the property must catch each one
+// (STYLE rule 17).
 class SplitWithoutLock extends RadixTree {
   protected override splitNode(child: TreeNode, k: number): TreeNode {
     const upper = super.splitNode(child, k);
@@ -337,10 +339,10 @@ describe('prefix-cache:radix-tree,property', () => {
   });
 
   it.each<[string, MakeTree]>([
-    ['§11.26 split without copying lockRef', (config) => new SplitWithoutLock(config)],
-    ['§11.27 match without page truncation', (config) => new NoTruncation(config)],
-    ['§11.25 unlock without the 1 → 0 transfer', (config) => new NoUnlockTransfer(config)],
-    ['§11.25 unlock without the transfer or the underflow check', (config) => new UncheckedUnderflow(config)],
+    ['split without copying lockRef', (config) => new SplitWithoutLock(config)],
+    ['match without page truncation', (config) => new NoTruncation(config)],
+    ['unlock without the 1 → 0 transfer', (config) => new NoUnlockTransfer(config)],
+    ['unlock without the transfer or the underflow check', (config) => new UncheckedUnderflow(config)],
   ])('catches the planted bug: %s', (_name, makeTree) => {
     // endOnFailure: the verdict is all we need here; shrinking would only cost time.
     const result = fc.check(trafficProperty(makeTree), { numRuns: kRuns, seed: 42, endOnFailure: true });

@@ -7,7 +7,8 @@ import { RecordingAllocator } from './test-support/recording-allocator.js';
 import { snapshotTree } from './test-support/tree-snapshot.js';
 import type { TreeNode } from './tree-node.js';
 
-// The engine's test_radix_cache_unit.py expectations (semantics §7.8) and the rules of §5.2–§5.5.
+// The engine's test_radix_cache_unit.py expectations and the rules of its `radix_cache.py`: keys,
+// match, insert and split, locks, sizes and eviction.
 // "Simulated, no pools" tests use RecordingAllocator.fake, which accepts any slots; tests that need
 // the exactly-once checks wrap a real allocator.
 
@@ -561,8 +562,8 @@ describe('prefix-cache:radix-tree,verify', () => {
   });
 });
 
-// Planted bugs of semantics §11 (25–27) through the protected hooks: each must break an invariant
-// that verifyInvariants or the match result shows.
+// Planted bugs in the lock counts, the split and the match, through the protected hooks: each must
+// break an invariant that verifyInvariants or the match result shows.
 describe('prefix-cache:radix-tree,mutant-hooks', () => {
   class SplitWithoutLock extends RadixTree {
     protected override splitNode(child: TreeNode, k: number): TreeNode {
@@ -583,7 +584,7 @@ describe('prefix-cache:radix-tree,mutant-hooks', () => {
     }
   }
 
-  it('§11.26 split without copying lockRef: the locked path turns evictable and the check fails', () => {
+  it('split without copying lockRef: the locked path turns evictable and the check fails', () => {
     const tree = new SplitWithoutLock({ allocator: RecordingAllocator.fake(1) });
     tree.insert({ tokens: [1, 2, 3] }, [10, 20, 30]);
     tree.incLockRef(tree.matchPrefix({ tokens: [1, 2, 3] }).lastNode);
@@ -591,14 +592,14 @@ describe('prefix-cache:radix-tree,mutant-hooks', () => {
     expect(() => tree.verifyInvariants()).toThrow(/\(4\)/);
   });
 
-  it('§11.27 match without truncation: page 2, a 5-token query matches 5 (unaligned) and splits mid-page', () => {
+  it('match without truncation: page 2, a 5-token query matches 5 (unaligned) and splits mid-page', () => {
     const tree = new NoTruncation({ allocator: RecordingAllocator.fake(2) });
     tree.insert({ tokens: range(1, 8) }, range(8, 15));
     expect(tree.matchPrefix({ tokens: range(1, 5) }).indices).toHaveLength(5);
     expect(() => tree.verifyInvariants()).toThrow(/\(3\) node \d+ key has 5 tokens/);
   });
 
-  it('§11.25 unlock without the 1 → 0 transfer: accounting drifts and the check fails', () => {
+  it('unlock without the 1 → 0 transfer: accounting drifts and the check fails', () => {
     const tree = new NoUnlockTransfer({ allocator: RecordingAllocator.fake(1) });
     tree.insert({ tokens: [1, 2, 3] }, [10, 20, 30]);
     const { lastNode } = tree.matchPrefix({ tokens: [1, 2, 3] });

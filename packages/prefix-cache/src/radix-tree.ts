@@ -380,7 +380,7 @@ export class RadixTree {
    * Tokens of `nodeKey` that equal `tokens[pos, tokenEnd)`, compared page by page: a page counts
    * only when all of its tokens that both sides have are equal. Both lengths are page multiples
    * unless `pageAlignedLength` is broken, and then a trailing partial page counts too — which is
-   * exactly how the §11.27 mutant shows up as an unaligned match.
+   * exactly how the planted match-without-truncation bug shows up as an unaligned match.
    */
   protected matchLength(nodeKey: Int32Array, tokens: ArrayLike<number>, pos: number, tokenEnd: number): number {
     const limit = Math.min(nodeKey.length, tokenEnd - pos);

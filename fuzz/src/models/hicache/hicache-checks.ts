@@ -7,10 +7,11 @@ import type { HiModel, HiReal } from './hicache-state.js';
 export const hiCacheOf = (r: PrefixReal): HiRadixCache => r.cache as HiRadixCache;
 
 /**
- * The two-tier checks after every command (semantics §9 item 14): the host pool's size and exact
- * availability; evicted ⇒ backed up; an evicted node's children are evicted; every host slot held
- * belongs to exactly one node's host copy; a node with a write-through copy in flight is locked,
- * and the device pages that copy reads are still the ones it started from.
+ * The two-tier checks after every command, the engine's HiCache invariants (`hiradix_cache.py`)
+ * among them: the host pool's size and exact availability; evicted ⇒ backed up; an evicted node's
+ * children are evicted; every host slot held belongs to exactly one node's host copy; a node with a
+ * write-through copy in flight is locked, and the device pages that copy reads are still the ones
+ * it started from.
  */
 export function checkTwoTier(pm: PrefixModel, pr: PrefixReal, op: string): void {
   const m = pm as HiModel;

@@ -4,7 +4,7 @@
  * on the same page (checks on), a req-to-token pool and a {@link HiRadixCache}. Requests are
  * admitted (match, lock, row write), extended with `allocExtend` and finished with
  * `releaseRequest`, the way the engine's scheduler does it; {@link expectHiInvariants} checks the
- * pools, the tree and the HiCache laws of the reference's §9.14 at quiet points.
+ * pools, the tree and the HiCache laws (the invariants `hiradix_cache.py` keeps) at quiet points.
  *
  * (Ideas from `@kvfuzz/prefix-cache`'s request fixture; test support is never imported across
  * packages.)
@@ -244,8 +244,8 @@ export function hiState(fx: HiCacheFixture): unknown {
 }
 
 /**
- * The quiet-point check: both pools' and the tree's own `verifyInvariants`, then the HiCache laws
- * (§9.14): (1) evicted ⇒ backed up; (2) an evicted node's children are evicted; (3) a host copy is
+ * The quiet-point check: both pools' and the tree's own `verifyInvariants`, then the HiCache laws:
+ * (1) evicted ⇒ backed up; (2) an evicted node's children are evicted; (3) a host copy is
  * as long as its key; (4) every held host slot belongs to exactly one node's host copy, and every
  * host copy's slots are held; (5) every held device page belongs to exactly one node or one live
  * request's own row part; (6) the node of every copy in flight is in the tree and locked.
