@@ -4,7 +4,7 @@ import { createAllocator, type AllocatorConfig, type AllocatorProvider, type Fre
 import bitmapProvider from './bitmap-allocator.js';
 import fifoProvider from './fifo-allocator.js';
 
-// The two alternative allocators against the contract of DESIGN.md ("The allocator contract"):
+// The two alternative allocators against CONTRACT.md:
 // examples per rule (STYLE rule 18: a control, the rule broken alone, "threw and nothing
 // changed"), the reuse order each one promises, and a differential property test that drives
 // both alternatives and the reference with the same logical program.

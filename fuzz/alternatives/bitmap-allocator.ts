@@ -1,6 +1,6 @@
 /**
  * An alternative implementation of kvfuzz's allocator contract, written from the contract alone
- * (DESIGN.md, "The allocator contract"): free pages live in a bitmap and every allocation takes
+ * (CONTRACT.md): free pages live in a bitmap and every allocation takes
  * the **lowest** free page ids first, whatever order they were given back in.
  *
  * It exists so that `pnpm validate` (contract mode) has a correct implementation whose page

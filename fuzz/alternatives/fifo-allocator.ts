@@ -1,6 +1,6 @@
 /**
  * An alternative implementation of kvfuzz's allocator contract, written from the contract alone
- * (DESIGN.md, "The allocator contract"): free pages wait in a FIFO queue, pages given back join
+ * (CONTRACT.md): free pages wait in a FIFO queue, pages given back join
  * its **back** and allocations take from its front, so the page freed longest ago is reused first.
  *
  * The reference reuses LIFO at page size ≥ 2 (freed pages are handed out next); this one gives

@@ -3,8 +3,8 @@
 
 One JSON request per line in, one JSON reply per line out (fuzz/PROTOCOL.md). Free pages wait in
 a FIFO queue: pages given back join the back, allocations take from the front, so the page freed
-longest ago is reused first. It implements the allocator contract of DESIGN.md ("The allocator
-contract"); a rejected call answers {"ok":false,"error":"Name: message"} and changes nothing.
+longest ago is reused first. It implements the allocator contract of CONTRACT.md (repository
+root); a rejected call answers {"ok":false,"error":"Name: message"} and changes nothing.
 Standard library only.
 
     pnpm validate --cmd "python3 fuzz/examples/fifo_allocator.py"

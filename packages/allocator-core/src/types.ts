@@ -80,7 +80,7 @@ export interface FreeSegment {
 
 /**
  * A paged KV-cache allocator. Callers may overwrite any array they passed as soon as a call
- * returns. See DESIGN.md ("The allocator contract") for what must be rejected.
+ * returns. CONTRACT.md at the repository root says, rule by rule, what must be refused.
  */
 export interface PageAllocator {
   /** Allocator page size in slots. */

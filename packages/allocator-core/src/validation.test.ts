@@ -7,7 +7,7 @@ import { expectRejected, expectRejectedInGroup } from './test-support/expect-rej
 import { range, slotsOfPages } from './test-support/rows.js';
 import type { FreeSegment } from './types.js';
 
-// The bad-input rules of DESIGN.md ("The allocator contract") for allocator calls, one rule at a
+// The bad-input rules of CONTRACT.md (A20–A25) for allocator calls, one rule at a
 // time (STYLE rule 18): a passing control, the rule broken alone, both sides of each boundary.
 // Every bad case asserts the error class, that the message names the value, and that
 // backupState() is deep-equal before and after.

@@ -32,7 +32,7 @@ function pageWithHolder(m: Readonly<AllocatorModel>, holder: number): number {
   return -1;
 }
 
-/** The bad inputs of DESIGN.md's contract, by name. */
+/** The bad inputs of CONTRACT.md (A20–A25), by name. */
 export const kRejectKinds = {
   allocNotPageMultiple: {
     contract: 'A20',
@@ -208,7 +208,7 @@ function rowsFor(m: Readonly<AllocatorModel>, kind: RejectKind): Holding[] {
   return minLen === null ? [] : m.live.filter((h) => h.growable && h.row.length >= minLen(m.pageSize));
 }
 
-/** A bad call that must be rejected with nothing changed (DESIGN.md, the allocator contract). */
+/** A bad call that must be rejected with nothing changed (CONTRACT.md, A20–A25). */
 export class RejectCommand implements AllocatorCommand {
   constructor(
     readonly kind: RejectKindName,
