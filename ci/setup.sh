@@ -5,9 +5,11 @@
 #    from bookworm-backports (root only; otherwise a warning).
 # 1b. Debian's chromium, headless, for the bench history report's test (root only;
 #    otherwise a warning; that test fails under CI=true without it).
+# 1c. Debian's python3 and python3-torch, for the SGLang adapter (root only;
+#    otherwise a warning; its tests fail under CI=true without it).
 # 2. pnpm, exactly 12.4.2 (the lockfile pins it; any other pnpm refuses to run here).
 # 3. pnpm install --frozen-lockfile.
-# Set KVFUZZ_SKIP_APT=1 to skip steps 1 and 1b.
+# Set KVFUZZ_SKIP_APT=1 to skip steps 1, 1b and 1c.
 set -euo pipefail
 # shellcheck source=ci/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -134,6 +136,34 @@ else
     say "chromium: $(dpkg-query -W -f='${Version}' chromium 2>/dev/null) installed ($(kvfuzz_since "$t")s)"
   else
     warn "chromium is still not on PATH after apt-get install chromium; the bench history report test fails under CI=true."
+  fi
+fi
+
+# --- 1c. Python and torch ------------------------------------------------------
+# adapters/sglang runs SGLang's own allocator and host pool on torch's CPU build, and
+# its tests (fuzz/test/engine-sglang.test.ts) run it under Debian's python3 with
+# python3-torch (PyPI is not used). Another python3 earlier on PATH may lack torch:
+# the validator picks /usr/bin/python3 (or KVFUZZ_PYTHON).
+torch_ok() { /usr/bin/python3 -c 'import torch' >/dev/null 2>&1; }
+
+t="$(kvfuzz_now)"
+if [ "${KVFUZZ_SKIP_APT:-0}" = 1 ]; then
+  say "python3-torch: skipped (KVFUZZ_SKIP_APT=1)"
+elif torch_ok; then
+  say "python3-torch: already installed ($(/usr/bin/python3 -c 'import torch; print(torch.__version__)' 2>/dev/null))"
+elif ! command -v apt-get >/dev/null 2>&1; then
+  warn "/usr/bin/python3 cannot import torch and this is not a Debian system (no apt-get); the SGLang adapter tests fail under CI=true. Install Python 3 with torch and set KVFUZZ_PYTHON."
+elif [ "$(id -u)" -ne 0 ]; then
+  warn "/usr/bin/python3 cannot import torch; the SGLang adapter tests fail under CI=true. Install it as root: bash ci/setup.sh  (or: apt-get install -y --no-install-recommends python3 python3-torch)"
+else
+  export DEBIAN_FRONTEND=noninteractive
+  say "python3-torch: installing Debian's python3 and python3-torch (CPU, for the SGLang adapter)"
+  apt_quiet update -qq
+  apt_quiet install -y -qq --no-install-recommends python3 python3-torch
+  if torch_ok; then
+    say "python3-torch: $(dpkg-query -W -f='${Version}' python3-torch 2>/dev/null) installed ($(kvfuzz_since "$t")s)"
+  else
+    warn "/usr/bin/python3 still cannot import torch after apt-get install python3-torch; the SGLang adapter tests fail under CI=true."
   fi
 fi
 

@@ -18,6 +18,7 @@ import { ProviderFault } from '../provider-fault.js';
 import { inertLine, inertText } from '../text/inert-text.js';
 import { resolveModuleFile } from '../validate/module-provider.js';
 import { ProcessProvider } from '../validate/process-provider.js';
+import { engineLaunch, engineSource, kEngines, type EngineName } from '../validate/engine-launch.js';
 import { commandLaunch, moduleHostLaunch } from '../validate/provider-launch.js';
 import { printTranscript } from '../validate/transcript.js';
 import { reportProvider, validateHostPoolProvider, validateProvider, type RuleReport, type ValidationReport } from '../validate/validate-provider.js';
@@ -55,14 +56,22 @@ if (kProviderMemoryMibDefault < kProviderMemoryMibMin || kProviderMemoryMibDefau
 
 const kHelp = `Usage: pnpm validate PROVIDER [options]
        pnpm validate --cmd "COMMAND" [options]
+       pnpm validate --engine sglang [--engine-src DIR] [options]
 
 PROVIDER is an ES module (.js, .mjs, .ts, .mts) whose default export is { name, create(config) }
 implementing the PageAllocator contract; it runs in a child process of its own (the module
 host). --cmd runs a program that speaks the JSON-lines protocol of fuzz/PROTOCOL.md
-(kvfuzz-allocator/1) on stdin/stdout. Either way the provider runs in a process group that is
-stopped (SIGTERM, then SIGKILL) when validation ends, however it ends.
+(kvfuzz-allocator/1) on stdin/stdout. --engine runs an engine's own code through this
+repository's adapter (adapters/<engine>/README.md). Every provider runs in a process group that
+is stopped (SIGTERM, then SIGKILL) when validation ends, however it ends. The rules it is held to
+are CONTRACT.md's.
 
 Options:
+  --engine NAME          ${kEngines.join(' | ')}: the engine's own allocator (or --pool host: host pool)
+                         through its adapter, with Python 3 and torch (bash ci/setup.sh installs
+                         Debian's python3-torch; KVFUZZ_PYTHON picks another interpreter)
+  --engine-src DIR       the engine's source tree (a checkout, or a sparse one holding the files
+                         the adapter names); without it, the installed package
   --pool KIND            allocator (default): a PageAllocator provider; host: a host (L2) slot
                          pool provider, { name, create(config) } returning a HostPool
   --mode MODE            contract (default): any page choice that keeps the contract;
@@ -90,7 +99,10 @@ could not be loaded, broke the protocol, hung, crashed or ran out of memory.`;
 
 interface ValidateOptions {
   readonly pool: 'allocator' | 'host';
-  readonly provider: { readonly kind: 'module'; readonly path: string } | { readonly kind: 'cmd'; readonly command: string };
+  readonly provider:
+    | { readonly kind: 'module'; readonly path: string }
+    | { readonly kind: 'cmd'; readonly command: string }
+    | { readonly kind: 'engine'; readonly engine: EngineName; readonly source: string | null };
   readonly mode: 'contract' | 'exact';
   readonly timeSeconds: number;
   /** The seed as given (printed and written as is); the campaign runs its fast-check fold. */
@@ -129,6 +141,8 @@ function parseCli(argv: readonly string[], baseDir: string): ValidateOptions | '
       args: [...argv],
       options: {
         cmd: { type: 'string' },
+        engine: { type: 'string' },
+        'engine-src': { type: 'string' },
         mode: { type: 'string', default: 'contract' },
         pool: { type: 'string', default: 'allocator' },
         time: { type: 'string' },
@@ -151,14 +165,23 @@ function parseCli(argv: readonly string[], baseDir: string): ValidateOptions | '
   const v = parsed.values;
   if (v.help) return 'help';
   const positionals = parsed.positionals;
-  if (v.cmd !== undefined && positionals.length > 0) throw new UsageError('give either PROVIDER or --cmd, not both');
-  if (v.cmd === undefined && positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'no PROVIDER given (a module path, or --cmd "COMMAND")' : `one PROVIDER expected, got ${positionals.length}`);
+  const kinds = [positionals.length > 0, v.cmd !== undefined, v.engine !== undefined].filter(Boolean).length;
+  if (kinds > 1) throw new UsageError('give one of PROVIDER, --cmd or --engine');
+  if (v['engine-src'] !== undefined && v.engine === undefined) throw new UsageError('--engine-src needs --engine');
+  if (v.engine !== undefined && !(kEngines as readonly string[]).includes(v.engine)) throw new UsageError(`--engine ${JSON.stringify(v.engine)} is not one of ${kEngines.join(', ')}`);
+  if (kinds === 0) throw new UsageError('no PROVIDER given (a module path, --cmd "COMMAND" or --engine NAME)');
+  if (v.cmd === undefined && v.engine === undefined && positionals.length !== 1) throw new UsageError(`one PROVIDER expected, got ${positionals.length}`);
   if (v.cmd !== undefined && v.cmd.trim() === '') throw new UsageError('--cmd is empty');
   if (v.mode !== 'contract' && v.mode !== 'exact') throw new UsageError(`--mode ${JSON.stringify(v.mode)} is not contract or exact`);
   if (v.pool !== 'allocator' && v.pool !== 'host') throw new UsageError(`--pool ${JSON.stringify(v.pool)} is not allocator or host`);
   return {
     pool: v.pool,
-    provider: v.cmd !== undefined ? { kind: 'cmd', command: v.cmd } : { kind: 'module', path: positionals[0] as string },
+    provider:
+      v.engine !== undefined
+        ? { kind: 'engine', engine: v.engine as EngineName, source: engineSource(v['engine-src'], baseDir) }
+        : v.cmd !== undefined
+          ? { kind: 'cmd', command: v.cmd }
+          : { kind: 'module', path: positionals[0] as string },
     mode: v.mode,
     timeSeconds: seconds('--time', v.time, kTimeSecondsDefault, kTimeSecondsMax),
     seed: v.seed === undefined ? randomSeed() : parseSeed(v.seed),
@@ -229,7 +252,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const spec = options.provider;
-  let label = inertLine(spec.kind === 'module' ? spec.path : spec.command, kNameCharsMax);
+  let label = inertLine(spec.kind === 'module' ? spec.path : spec.kind === 'cmd' ? spec.command : spec.engine, kNameCharsMax);
   const couldNotLoad = (fault: ProviderFault, tail: string): number => {
     printStderrTail(label, tail);
     if (options.json !== null) writeJson(options.json, options, label, null, fault.message);
@@ -238,7 +261,12 @@ async function main(argv: readonly string[]): Promise<number> {
   };
   let launch;
   try {
-    launch = spec.kind === 'module' ? moduleHostLaunch(resolveModuleFile(spec.path, baseDir), options.providerMemoryMib) : commandLaunch(spec.command);
+    launch =
+      spec.kind === 'module'
+        ? moduleHostLaunch(resolveModuleFile(spec.path, baseDir), options.providerMemoryMib)
+        : spec.kind === 'cmd'
+          ? commandLaunch(spec.command)
+          : engineLaunch(spec.engine, spec.source, options.startTimeoutMs);
   } catch (error) {
     if (!(error instanceof ProviderFault)) throw error;
     return couldNotLoad(error, '');
