@@ -112,32 +112,40 @@ SRC
   fi
 fi
 
+# Debian packages for one purpose, installed as root unless `have` already holds; otherwise a warning.
+#   apt_step LABEL HAVE WHY PACKAGE...
+# HAVE is a function that succeeds when the purpose is met; WHY says what fails without it.
+apt_step() {
+  local label="$1" have="$2" why="$3" t
+  shift 3
+  t="$(kvfuzz_now)"
+  if [ "${KVFUZZ_SKIP_APT:-0}" = 1 ]; then
+    say "$label: skipped (KVFUZZ_SKIP_APT=1)"
+  elif "$have"; then
+    say "$label: already installed"
+  elif ! command -v apt-get >/dev/null 2>&1; then
+    warn "$label is missing and this is not a Debian system (no apt-get): $why"
+  elif [ "$(id -u)" -ne 0 ]; then
+    warn "$label is missing: $why. Install it as root: bash ci/setup.sh  (or: apt-get install -y --no-install-recommends $*)"
+  else
+    export DEBIAN_FRONTEND=noninteractive
+    say "$label: installing Debian's $*"
+    apt_quiet update -qq
+    apt_quiet install -y -qq --no-install-recommends "$@"
+    if "$have"; then
+      say "$label: installed ($(kvfuzz_since "$t")s)"
+    else
+      warn "$label is still missing after apt-get install $*: $why"
+    fi
+  fi
+}
+
 # --- 1b. Chromium --------------------------------------------------------------
 # bench/src/report/history-chromium.test.ts opens the history report in headless
 # Chromium (--dump-dom) and checks that every chart rendered. Debian's package,
 # never a browser download; no recommends (the sandbox helper is not used).
-chromium_bin() { command -v chromium 2>/dev/null || command -v chromium-browser 2>/dev/null || true; }
-
-t="$(kvfuzz_now)"
-if [ "${KVFUZZ_SKIP_APT:-0}" = 1 ]; then
-  say "chromium: skipped (KVFUZZ_SKIP_APT=1)"
-elif [ -n "$(chromium_bin)" ]; then
-  say "chromium: already installed at $(chromium_bin)"
-elif ! command -v apt-get >/dev/null 2>&1; then
-  warn "chromium is not on PATH and this is not a Debian system (no apt-get); the bench history report test fails under CI=true. Install Chromium, or set KVFUZZ_CHROMIUM to its binary."
-elif [ "$(id -u)" -ne 0 ]; then
-  warn "chromium is not installed; the bench history report test fails under CI=true (and is skipped otherwise). Install it as root: bash ci/setup.sh  (or: apt-get install -y --no-install-recommends chromium)"
-else
-  export DEBIAN_FRONTEND=noninteractive
-  say "chromium: installing Debian's chromium (headless, for the bench history report test)"
-  apt_quiet update -qq
-  apt_quiet install -y -qq --no-install-recommends chromium
-  if [ -n "$(chromium_bin)" ]; then
-    say "chromium: $(dpkg-query -W -f='${Version}' chromium 2>/dev/null) installed ($(kvfuzz_since "$t")s)"
-  else
-    warn "chromium is still not on PATH after apt-get install chromium; the bench history report test fails under CI=true."
-  fi
-fi
+chromium_ok() { command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; }
+apt_step chromium chromium_ok "the bench history report test fails under CI=true (KVFUZZ_CHROMIUM names another binary)" chromium
 
 # --- 1c. Python and torch ------------------------------------------------------
 # adapters/sglang runs SGLang's own allocator and host pool on torch's CPU build, and
@@ -145,27 +153,7 @@ fi
 # python3-torch (PyPI is not used). Another python3 earlier on PATH may lack torch:
 # the validator picks /usr/bin/python3 (or KVFUZZ_PYTHON).
 torch_ok() { /usr/bin/python3 -c 'import torch' >/dev/null 2>&1; }
-
-t="$(kvfuzz_now)"
-if [ "${KVFUZZ_SKIP_APT:-0}" = 1 ]; then
-  say "python3-torch: skipped (KVFUZZ_SKIP_APT=1)"
-elif torch_ok; then
-  say "python3-torch: already installed ($(/usr/bin/python3 -c 'import torch; print(torch.__version__)' 2>/dev/null))"
-elif ! command -v apt-get >/dev/null 2>&1; then
-  warn "/usr/bin/python3 cannot import torch and this is not a Debian system (no apt-get); the SGLang adapter tests fail under CI=true. Install Python 3 with torch and set KVFUZZ_PYTHON."
-elif [ "$(id -u)" -ne 0 ]; then
-  warn "/usr/bin/python3 cannot import torch; the SGLang adapter tests fail under CI=true. Install it as root: bash ci/setup.sh  (or: apt-get install -y --no-install-recommends python3 python3-torch)"
-else
-  export DEBIAN_FRONTEND=noninteractive
-  say "python3-torch: installing Debian's python3 and python3-torch (CPU, for the SGLang adapter)"
-  apt_quiet update -qq
-  apt_quiet install -y -qq --no-install-recommends python3 python3-torch
-  if torch_ok; then
-    say "python3-torch: $(dpkg-query -W -f='${Version}' python3-torch 2>/dev/null) installed ($(kvfuzz_since "$t")s)"
-  else
-    warn "/usr/bin/python3 still cannot import torch after apt-get install python3-torch; the SGLang adapter tests fail under CI=true."
-  fi
-fi
+apt_step python3-torch torch_ok "the SGLang adapter tests fail under CI=true (KVFUZZ_PYTHON names another Python with torch)" python3 python3-torch
 
 # --- 2. pnpm ------------------------------------------------------------------
 t="$(kvfuzz_now)"
