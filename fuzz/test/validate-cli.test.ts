@@ -150,7 +150,8 @@ describe('fuzz:cli,validate', () => {
   it.each([
     [[], /no PROVIDER given/],
     [['a.ts', 'b.ts'], /one PROVIDER expected, got 2/],
-    [['a.ts', '--cmd', 'x'], /either PROVIDER or --cmd/],
+    [['a.ts', '--cmd', 'x'], /give one of PROVIDER, --cmd or --engine/],
+    [['--cmd', 'x', '--engine', 'sglang'], /give one of PROVIDER, --cmd or --engine/],
     [['a.ts', '--mode', 'fuzzy'], /--mode "fuzzy" is not contract or exact/],
     [['a.ts', '--time', '0'], /--time "0" is not a number of seconds in \(0, 86400\]/],
     [['a.ts', '--pool', 'gpu'], /--pool "gpu" is not allocator or host/],
