@@ -80,9 +80,9 @@ const kPlanGeometries: readonly Geometry[] = [
 ];
 const kPlanGeometriesQuick: readonly Geometry[] = [{ dcp: 8, kernelPage: 64 }];
 /**
- * Pages per free batch. Smaller batches are dispatch overhead: on lavapipe a free of 64 pages
- * took 1.05× an empty pass and one of 4096 pages 1.39× (both "measure nothing"), so the sweep
- * starts at 16k; 256k pages is a whole large pool given back at once.
+ * Pages per free batch. Smaller batches time the dispatch, not the kernel (they measure nothing
+ * next to an empty pass), so the sweep starts at 16k; 256k pages is a whole large pool given back
+ * at once.
  */
 const kFreePages = [16_384, 65_536, 262_144];
 const kFreePagesQuick = [16_384, 65_536];

@@ -21,8 +21,8 @@ import type { RunSettings } from './measure-settings.js';
 
 /**
  * A slice whose child's CPU time was below this share of its wall time did not have its pinned
- * core to itself (another process ran there); the slice pair is timed again. Undisturbed slices
- * measure 0.98–1.00.
+ * core to itself (another process ran there); the slice pair is timed again. An undisturbed slice
+ * sits just below 1, so the bound only leaves room for timer noise.
  */
 export const kCpuShareMin = 0.9;
 /** Re-timings of one slice pair when it was disturbed; after that it is kept as it is. */

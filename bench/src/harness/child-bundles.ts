@@ -1,9 +1,9 @@
 /**
  * Each bench file's child as one bundled ES module, `bench/out/children/<package>.<op>.mjs`: the
  * child runner and the bench file with the workspace packages it imports (their `source`
- * entries), transpiled by esbuild once per run, as tsx would transpile them. A bundled child
- * starts in about 0.15 s where `node --import tsx` took 0.7 s; with a fresh pair of children per
- * case per round (isolation `case`) the start-up was otherwise most of a full run.
+ * entries), transpiled by esbuild once per run, as tsx would transpile them. A run starts a fresh
+ * pair of children per case per round (isolation `case`), so a child must start without
+ * transpiling, or start-up would be most of the run.
  * mitata stays external, resolved from `bench/node_modules`, so the runner and the bench file
  * share one copy.
  *

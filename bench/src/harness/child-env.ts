@@ -3,13 +3,9 @@
  * freed memory: `mmap_threshold` 32 MiB (blocks below it come from the heap, not a fresh mapping)
  * and `trim_threshold` 1 GiB (the heap's top is not handed back to the kernel).
  *
- * Why: a call that returns a large result array (alloc of a 32k-token row: a 128 KiB
- * `Int32Array`, allocated with `calloc`) otherwise gets fresh pages whenever a GC has freed
- * earlier arrays and malloc has trimmed the heap, and faults them in — 22–32 minor faults a call
- * measured at page 1, about a fifth of the call's time, in a pattern that differed between the two
- * variants' heaps (the checked children faulted 17–22 times a call, the unchecked 26–32) and from
- * child to child. Per-round ratios of alloc + freeSegments at page 1 then ranged 0.85–1.35. With
- * the heap kept: 0.0–0.2 faults a call in both variants, and the spread is the code's.
+ * Why: a call that returns a large result array otherwise faults in fresh pages whenever a GC
+ * has freed earlier arrays and malloc has trimmed its heap, differently in each variant's heap, so
+ * the ratio measured the page faults rather than the code (bench/README.md, "How a run works" 2).
  *
  * A `GLIBC_TUNABLES` the caller set wins (a run can measure the default malloc with
  * `GLIBC_TUNABLES= pnpm bench`); the report records what the children got

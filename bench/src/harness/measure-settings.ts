@@ -20,8 +20,8 @@ if (kBatchSamples % 4 !== 0) throw new Error(`kBatchSamples ${kBatchSamples} is 
 /** How each case is timed in a round. */
 export interface MeasureSettings {
   /**
-   * Untimed calls after setup, so the op is optimized when timing starts (ms). Below ~100 ms
-   * some ops were still timed in a lower tier (twice as slow) in every child.
+   * Untimed calls after setup, so the op is optimized when timing starts (ms); a shorter warm-up
+   * times some ops in a lower compiler tier.
    */
   readonly warmupMs: number;
   /** Timed CPU time of one slice (ms); the two variants alternate slice by slice. */
@@ -43,8 +43,8 @@ export interface RoundSettings {
 /**
  * What one pair of children holds. `case`: one case, so its JIT state is its own whatever else the
  * run measures — a `--filter` run measures a case as the full run does. `file`: every case of a
- * file, in file order (fewer process starts, but a case's ratio then depends on the cases before
- * it: decode at batch 1, page 64 measured 0.975 after the page-1 cases and 1.071 alone).
+ * file, in file order (fewer process starts, but a case's ratio then depends on the JIT feedback
+ * the cases before it left).
  */
 export type Isolation = 'case' | 'file';
 
@@ -52,8 +52,8 @@ export type Isolation = 'case' | 'file';
  * How a child loads the code it measures. `bundle`: one esbuild bundle of the bench file with the
  * packages' sources (quick to start). `modules`: the bench file bundled alone, the packages
  * imported as separate ES modules from their tsc-built `dist/`, as an installed package is (the
- * run builds them first). V8 compiles the two differently: a case's ratio moved by up to 0.1
- * between them, either way (bench/README.md, "What the bundle changes").
+ * run builds them first). The two loadings compile differently, so ratios are only compared
+ * within one layout (bench/README.md, "What the bundle changes").
  */
 export type Layout = 'bundle' | 'modules';
 

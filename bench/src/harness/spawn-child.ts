@@ -22,10 +22,10 @@ const kStderrTailChars = 2_000;
  * V8 flags of every child. `--expose-gc`: mitata collects garbage with the real GC before each
  * slice (without it, mitata allocates 1 GiB to force one). `--no-concurrent-recompilation`: on a
  * pinned core the background compiler would share the core with the timed code, and when the
- * optimized code lands — during warm-up or mid-measurement — varied from child to child (A/A
- * runs showed one child in four timing the slower tier); compiling on the main thread during
- * warm-up makes every child time the same code. `--allow-natives-syntax`: the warm-up asks V8
- * whether the timed function runs TurboFan code yet (run-child.ts); it changes no compilation.
+ * optimized code lands — during warm-up or mid-measurement — varied from child to child;
+ * compiling on the main thread during warm-up makes every child time the same code.
+ * `--allow-natives-syntax`: the warm-up asks V8 whether the timed function runs TurboFan code yet
+ * (run-child.ts); it changes no compilation.
  */
 export const kChildV8Flags: readonly string[] = ['--expose-gc', '--no-concurrent-recompilation', '--allow-natives-syntax'];
 

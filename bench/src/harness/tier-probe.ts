@@ -3,19 +3,15 @@
  * needs `--allow-natives-syntax` (a bench child has it, see spawn-child.ts). The flag lets the
  * `%` call parse; it changes nothing V8 compiles.
  *
- * Why a child asks: a call that takes hundreds of microseconds runs only a few hundred times in a
- * fixed warm-up, and V8 compiles the timed function itself (inlining the allocator's methods into
- * it) only after about 440 calls (alloc + free of the long mix at page 64: ~300 ms). Slices taken
- * before then timed the callees optimized one by one, 15–20% slower than the final code, and
- * compiled out of line differently in the two variants (the checked side 1.07 there, 0.97 once
- * both ran their final code).
+ * Why a child asks: a slow call reaches its final compiled code only after a few hundred calls,
+ * past any fixed warm-up, and slices timed before then measure code that the two variants compile
+ * differently (bench/README.md, "How a run works" 3).
  */
 
 /**
  * Keeps `f` out of V8's optimizing compiler (`%NeverOptimizeFunction`), where `%` syntax is
- * allowed; returns whether it could. The warm-up loop is kept so: optimized (OSR), it inlined the
- * timed function, which then never got TurboFan code of its own to report (an empty function
- * waited out the whole cap; kept out, it was compiled within 8 ms).
+ * allowed; returns whether it could. The warm-up loop is kept so because, optimized, it would
+ * inline the timed function, which then never gets optimized code of its own to report.
  */
 export function keepUnoptimized(f: unknown): boolean {
   try {

@@ -1,8 +1,8 @@
 /**
  * The centre of a set of per-round ratios: their median (computed on logs, which gives the same
  * ratio). A round the host disturbed anyway (one variant's slices all landing in a slow stretch)
- * gives an outlier ratio; with 6–10 rounds a 20% trimmed mean let such rounds stretch bootstrap
- * intervals to ±20% in A/A runs, while the median's stayed within a few percent.
+ * gives an outlier ratio, and with ten or so rounds only the median keeps such a round from
+ * stretching the bootstrap interval.
  *
  * @packageDocumentation
  */
