@@ -5,11 +5,9 @@
  * lazily released chunks and searches them for contiguous runs.
  *
  * Every timed call starts from one state, restored untimed (`restoreState`): each cycle leaves
- * the pool a little more fragmented (at page 1 the mix came out in 32 runs of consecutive slots
- * on the first cycle, 1,291 after 50, 44,273 of 56,030 slots after 4,000), and the checks cost per
- * run, so a pool left to drift measured whatever regime a child's warm-up reached (page-1 ratios
- * 1.02 in one run, 1.05 in the next). The states: `fresh` after one cycle, `fragmented` after 200
- * (`kStateCycles`); the mix is `cycle-workload.ts`'s.
+ * the pool more fragmented and the checks cost per run of slots, so a pool left to drift would
+ * measure whatever state a child's warm-up reached. The states: `fresh` after one cycle,
+ * `fragmented` after 200 (`kStateCycles`); the mix is `cycle-workload.ts`'s.
  */
 import { HostSlotPool } from '@kvfuzz/host-pool';
 import { do_not_optimize } from 'mitata';
@@ -24,9 +22,8 @@ function setup(args: HostCyclePoint, checks: boolean): TimedOp {
   // restored counts restores not yet used: a cycle must follow its own restore (mitata computes
   // the parameter before each timed call for calls this slow; batched, it would not).
   let restored = 0;
-  // The cycle's loops are the timed function's own, so the setup's cycles warm it up for V8 too
-  // (a wrapper around them reached TurboFan only after ~1,100 calls: past the 4 s warm-up cap at
-  // page 1).
+  // The cycle's loops are the timed function's own, so the setup's cycles warm it up too; a
+  // wrapper around them reached optimized code too late for the warm-up cap.
   const fn = (p: HostSlotPool): void => {
     if (--restored !== 0) throw new Error('host-pool bench: a cycle ran without its own restore');
     for (let i = 0; i < kChunks; i++) held[i] = p.alloc(sizes[i] as number) as Int32Array;

@@ -1,8 +1,7 @@
 /**
  * The host pool's alloc/free cycle as data: a write-through mix of node sizes and the order their
  * host copies are evicted in, drawn the same in every process. The bench (`alloc-free.bench.ts`)
- * times the cycle in its two variants; the floor probe (`../probes/host-free-floor.ts`) times the
- * least a free check could add to it.
+ * times the cycle in its two variants.
  */
 import { ceilToPage } from '@kvfuzz/allocator-core';
 import { crossProduct } from '../harness/bench-pair.js';

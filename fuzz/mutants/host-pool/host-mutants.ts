@@ -3,7 +3,8 @@
  * (`hiradix_cache.py`), three in the host slot pool (`HostKVCache` in `pool_host/base.py`). Each
  * overrides one protected step.
  */
-import { HiRadixCache, HiRadixTree, HostSlotPool, type CopyOp } from '@kvfuzz/host-pool';
+import { HiRadixCache, HiRadixTree, type CopyOp } from '@kvfuzz/hicache';
+import { HostSlotPool } from '@kvfuzz/host-pool';
 import { childKeyOf, type RadixTree, type TreeNode } from '@kvfuzz/prefix-cache';
 
 /** Insert counts revived nodes in the prefix length, so the caller frees slots the tree just adopted. */

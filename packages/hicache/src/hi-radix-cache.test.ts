@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ArgumentError, PagedAllocator } from '@kvfuzz/allocator-core';
+import { HostDoubleFreeError, HostSlotPool } from '@kvfuzz/host-pool';
 import { ReqToTokenPool, type TreeNode } from '@kvfuzz/prefix-cache';
 import { describe, expect, it, vi } from 'vitest';
-import { HostDoubleFreeError } from './errors.js';
 import type { CopyOp } from './hicache-controller.js';
-// The README imports these from '@kvfuzz/host-pool'; index.ts is that entry point.
-import { HiRadixCache, HostSlotPool, kWritePolicies } from './index.js';
+// The README imports these from '@kvfuzz/hicache'; index.ts is that entry point.
+import { HiRadixCache, kWritePolicies } from './index.js';
 import {
   ackAll,
   admit,
@@ -49,7 +49,7 @@ function deviceThenHost(fx: HiCacheFixture): { p: TreeNode; q: TreeNode } {
   return { p, q };
 }
 
-describe('host-pool:hicache,write-through', () => {
+describe('hicache:write-through', () => {
   it("'write_through' writes a node on its first hit and locks it until the ack", () => {
     const fx = hiCacheFixture({ writePolicy: 'write_through' });
     cachePrompt(fx, prompt(1, 8));
@@ -180,7 +180,7 @@ describe('host-pool:hicache,write-through', () => {
   });
 });
 
-describe('host-pool:hicache,write-back', () => {
+describe('hicache:write-back', () => {
   it("'write_back' backs a victim up at eviction, completes the copy at once and keeps it evicted", () => {
     const fx = hiCacheFixture({ writePolicy: 'write_back' });
     const heard: CopyOp[] = [];
@@ -230,7 +230,7 @@ describe('host-pool:hicache,write-back', () => {
   });
 });
 
-describe('host-pool:hicache,match-host', () => {
+describe('hicache:match-host', () => {
   it('the host part after the device match: hostHitLength and lastHostNode', () => {
     const fx = hiCacheFixture();
     const { p, q } = deviceThenHost(fx);
@@ -272,7 +272,7 @@ describe('host-pool:hicache,match-host', () => {
   });
 });
 
-describe('host-pool:hicache,load-back', () => {
+describe('hicache:load-back', () => {
   it('below the threshold or above the quota: null, and nothing changes', () => {
     const fx = hiCacheFixture();
     const { p, q } = deviceThenHost(fx);
@@ -408,7 +408,7 @@ describe('host-pool:hicache,load-back', () => {
   });
 });
 
-describe.each(['unified', 'classic'] as const)('host-pool:hicache,revive:%s', (finishPath) => {
+describe.each(['unified', 'classic'] as const)('hicache:revive:%s', (finishPath) => {
   it('finishing through an evicted, backed-up node revives it with the request slots; none is freed twice', () => {
     const fx = hiCacheFixture({ finishPath });
     cachePrompt(fx, prompt(1, 16));
@@ -460,7 +460,7 @@ describe.each(['unified', 'classic'] as const)('host-pool:hicache,revive:%s', (f
   });
 });
 
-describe('host-pool:hicache,clear-all', () => {
+describe('hicache:clear-all', () => {
   it('clearAll: the host pool full, no copies in flight, an empty tree', () => {
     const fx = hiCacheFixture();
     const { q } = deviceThenHost(fx);
@@ -484,7 +484,7 @@ describe('host-pool:hicache,clear-all', () => {
   });
 });
 
-describe.each(kWritePolicies)('host-pool:hicache,scenario:%s', (writePolicy) => {
+describe.each(kWritePolicies)('hicache:scenario:%s', (writePolicy) => {
   it('the invariants hold after every step of a small scenario', () => {
     const fx = hiCacheFixture({ writePolicy });
     step(fx, () => cachePrompt(fx, prompt(1, 16)));
@@ -541,7 +541,7 @@ describe.each(kWritePolicies)('host-pool:hicache,scenario:%s', (writePolicy) => 
   });
 });
 
-describe('host-pool:hicache,readme', () => {
+describe('hicache:readme', () => {
   const kReadmePath = fileURLToPath(new URL('../README.md', import.meta.url));
   const kThisPath = fileURLToPath(import.meta.url);
 
@@ -555,10 +555,10 @@ describe('host-pool:hicache,readme', () => {
     return body.map((line) => line.slice(indent)).join('\n').trim();
   }
 
-  /** The ```ts fence of the README's "## HiCache" section, without its import lines. */
+  /** The ```ts fence of the README's "## Usage" section, without its import lines. */
   function exampleInReadme(): string {
     const readme = readFileSync(kReadmePath, 'utf8');
-    const section = readme.slice(readme.indexOf('\n## HiCache'));
+    const section = readme.slice(readme.indexOf('\n## Usage'));
     const match = /```ts\n([\s\S]*?)```/.exec(section);
     return (match?.[1] ?? '')
       .split('\n')

@@ -1,8 +1,8 @@
 import { ArgumentError, PagedAllocator } from '@kvfuzz/allocator-core';
+import { HostSlotPool } from '@kvfuzz/host-pool';
 import type { TreeNode } from '@kvfuzz/prefix-cache';
 import { describe, expect, it } from 'vitest';
 import { HiRadixTree } from './hi-radix-tree.js';
-import { HostSlotPool } from './host-slot-pool.js';
 import {
   allNodes,
   backUp,
@@ -37,7 +37,7 @@ function evictAllBut(fx: HiCacheFixture, keep: TreeNode, tokens: number): number
   return evicted;
 }
 
-describe('host-pool:hicache,device-eviction', () => {
+describe('hicache:device-eviction', () => {
   it('a backed-up node is kept, evicted: device slots back, value null, host copy kept', () => {
     const fx = backedUpTree([prompt(1, 8)]);
     const node = nodeAt(fx, prompt(1, 8));
@@ -139,7 +139,7 @@ describe('host-pool:hicache,device-eviction', () => {
   });
 });
 
-describe('host-pool:hicache,host-eviction', () => {
+describe('hicache:host-eviction', () => {
   /** C (family 3), then A → B (family 1), then D (family 4), all backed up; C, A, B evicted, D on the device. */
   function evictedForest(): { fx: HiCacheFixture; a: TreeNode; b: TreeNode; c: TreeNode; d: TreeNode } {
     const fx = backedUpTree([prompt(3, 8), prompt(1, 8), prompt(1, 16), prompt(4, 8)]);
@@ -215,7 +215,7 @@ describe('host-pool:hicache,host-eviction', () => {
   });
 });
 
-describe('host-pool:hicache,revive', () => {
+describe('hicache:revive', () => {
   it('insert through an evicted, backed-up node adopts its slots and leaves them out of the prefix length', () => {
     const fx = backedUpTree([prompt(1, 8), prompt(1, 16)]);
     const [a, b] = [nodeAt(fx, prompt(1, 8)), nodeAt(fx, prompt(1, 16))];

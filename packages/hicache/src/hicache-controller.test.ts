@@ -1,8 +1,7 @@
 import { createAllocator, DoubleFreeError, type PagedAllocator } from '@kvfuzz/allocator-core';
+import { HostDoubleFreeError, HostSlotPool } from '@kvfuzz/host-pool';
 import { describe, expect, it } from 'vitest';
 import { HiCacheController, type CopyOp } from './hicache-controller.js';
-import { HostDoubleFreeError } from './errors.js';
-import { HostSlotPool } from './host-slot-pool.js';
 
 // Device page 4 = kernel page 2 × DCP 2; 8 device pages (slots 4 … 35, page 0 reserved).
 const kPageSize = 4;
@@ -22,7 +21,7 @@ function poolsOf(device: PagedAllocator, host: HostSlotPool): unknown {
   return { device: device.backupState(), deviceAvailable: device.availableSize(), host: host.inspect(), hostAvailable: host.availableSize() };
 }
 
-describe('host-pool:hicache,controller', () => {
+describe('hicache:controller', () => {
   it('write allocates host slots for the device slots and returns a copy in flight', () => {
     const { device, host, controller } = controllerOf(8); // 8 // 4 + 1 = 3 host pages = 12 slots
     const deviceSlots = device.alloc(8) as Int32Array;

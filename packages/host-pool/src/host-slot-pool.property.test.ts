@@ -2,7 +2,9 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { HostDoubleFreeError } from './errors.js';
 import { HostSlotPool } from './host-slot-pool.js';
-import { kWasmScanMinSlots } from './internal/run-scan-wasm.js';
+import { kLargePoolTokens } from './test-support/large-pool.js';
+import { naiveRunStarts } from './test-support/naive-run-starts.js';
+import { ProbedHostSlotPool } from './test-support/probed-pool.js';
 import type { HostSlotPoolInspection } from './types.js';
 
 // Random geometry, random traffic of valid calls, checked against a model kept outside the pool:
@@ -113,16 +115,65 @@ describe('host-pool:slot-pool,properties', () => {
     checkTraffic(config, ops, 1);
   });
 
-  // Pools of 4,096 slots and more keep their lists in a WebAssembly memory and search them there,
-  // and checked, scan runs and check long runs' flags there: the same traffic, in hand-outs of
+  // Pools of the size the bench times run the same code: the same traffic, in hand-outs of
   // hundreds of pages.
   const kLargeGeometry = fc
     .record({ pageSize: fc.integer({ min: 1, max: 4 }), extraTokens: fc.nat(300), checks: fc.boolean() })
-    .map(({ pageSize, extraTokens, checks }) => ({ sizeTokens: kWasmScanMinSlots + extraTokens, pageSize, dcpSize: 1, checks }));
+    .map(({ pageSize, extraTokens, checks }) => ({ sizeTokens: kLargePoolTokens + extraTokens, pageSize, dcpSize: 1, checks }));
   test.prop([kLargeGeometry, fc.array(kOp, { maxLength: 30, size: 'max' })], { numRuns: 40 })(
     'alloc/free traffic on a large pool keeps the model and the invariants',
     (config, ops) => {
       checkTraffic(config, ops, 150);
+    },
+  );
+});
+
+// The checks flip flags run by run as the pool's scan noted them, so the scan must find exactly the
+// runs a naive scan finds, in a small pool and in one of the size the bench times: checked against
+// every alloc (a found run or a first-fit hand-out) and every free (parts of held blocks, cut into
+// pieces given back in reverse order, so frees hold runs of every length).
+describe.each([
+  ['small', 60],
+  ['large', kLargePoolTokens],
+])('host-pool:slot-pool,run-scan %s pool', (_where, sizeTokens) => {
+  const kScanOp = fc.oneof(
+    fc.record({ kind: fc.constant('alloc' as const), sixteenths: fc.integer({ min: 1, max: 16 }) }),
+    fc.record({ kind: fc.constant('free' as const), pick: fc.nat(), from: fc.nat(8), to: fc.nat(8), piece: fc.integer({ min: 1, max: 40 }) }),
+  );
+
+  test.prop([fc.integer({ min: 1, max: 4 }), fc.array(kScanOp, { maxLength: 30, size: 'max' })], { numRuns: 40 })(
+    'every checked alloc and free notes the runs the naive scan finds',
+    (pageSize, ops) => {
+      const pool = new ProbedHostSlotPool({ sizeTokens, pageSize, dcpSize: 1, checks: true });
+      const blocks: number[][] = [];
+      for (const op of ops) {
+        let call: Int32Array;
+        if (op.kind === 'alloc') {
+          const pages = Math.floor((op.sixteenths * pool.availableSize()) / (16 * pageSize));
+          if (pages === 0) continue;
+          call = pool.alloc(pages * pageSize) as Int32Array;
+          blocks.push(Array.from(call));
+        } else {
+          if (blocks.length === 0) continue;
+          const index = op.pick % blocks.length;
+          const block = blocks[index] as number[];
+          const [a, b] = [Math.floor((op.from * block.length) / 8), Math.floor((op.to * block.length) / 8)];
+          const [from, to] = a <= b ? [a, b] : [b, a];
+          if (from === to) continue;
+          const pieces: number[][] = [];
+          for (let i = from; i < to; i += op.piece) pieces.push(block.slice(i, Math.min(to, i + op.piece)));
+          call = Int32Array.from(pieces.reverse().flat());
+          pool.free(call);
+          const rest = [...block.slice(0, from), ...block.slice(to)];
+          if (rest.length > 0) blocks[index] = rest;
+          else blocks.splice(index, 1);
+        }
+        const noted = pool.notedRuns() as { starts: number[]; firsts: number[] };
+        const expected = naiveRunStarts(call);
+        expect(noted.starts).toEqual(expected);
+        expect(noted.firsts).toEqual(expected.map((i) => call[i]));
+      }
+      pool.verifyInvariants();
     },
   );
 });

@@ -2,9 +2,9 @@ import { ArgumentError, InvariantError } from '@kvfuzz/allocator-core';
 import { describe, expect, it } from 'vitest';
 import { HostDoubleAllocError, HostDoubleFreeError } from './errors.js';
 import { HostSlotPool } from './host-slot-pool.js';
-import { kWasmScanMinSlots } from './internal/run-scan-wasm.js';
 import { hostSlotPoolProvider } from './host-slot-pool-provider.js';
 import { expectRejected } from './test-support/expect-rejected.js';
+import { kLargePoolTokens } from './test-support/large-pool.js';
 import { ProbedHostSlotPool } from './test-support/probed-pool.js';
 import type { HostPool, HostSlotPoolConfig } from './types.js';
 
@@ -151,8 +151,8 @@ describe('host-pool:slot-pool,alloc', () => {
   });
 
   it('a large pool flags a first-fit hand-out in the free list where it lies, and one that reaches into the pending chunks from a copy', () => {
-    // 4,097 slots: the lists live in the pool's WebAssembly memory.
-    const p = pool({ sizeTokens: kWasmScanMinSlots, pageSize: 1 });
+    // 4,097 slots, of the order of the bench's pools.
+    const p = pool({ sizeTokens: kLargePoolTokens, pageSize: 1 });
     p.alloc(p.size);
     p.free([10, 11, 12, 20, 30]);
     expect(list(p.alloc(1))).toEqual([10]); // merged: free list [11, 12, 20, 30]

@@ -6,7 +6,6 @@ import { assert } from './internal/assert.js';
 import { copySlots } from './internal/copy-slots.js';
 import { ReleaseList } from './internal/release-list.js';
 import { RunNotes } from './internal/run-notes.js';
-import { WasmRunArea } from './internal/run-scan-wasm.js';
 import { SlotList } from './internal/slot-list.js';
 import { UsedBits } from './internal/used-bits.js';
 import type { HostPool, HostSlotPoolConfig, HostSlotPoolInspection, ResolvedHostSlotPoolConfig } from './types.js';
@@ -37,9 +36,8 @@ import type { HostPool, HostSlotPoolConfig, HostSlotPoolInspection, ResolvedHost
  * slots at a time, a word (32 slots) per operation. The runs are found (`RunNotes`) by a scan of the
  * call's slots: free's copy in the release list, a first-fit hand-out in the free list (or a copy); a
  * run the search found needs no scan, the search having compared each of its entries with the one
- * before. In a pool of 4,096 slots and more the lists live in a WebAssembly memory, and the run
- * search (both variants), the scan and the flips run there (`run-scan-wasm.ts`). A refused call
- * puts back the marks it made before it throws.
+ * before. One JavaScript path serves every pool size, so the fuzz models' small pools run the same
+ * code as the bench's large ones. A refused call puts back the marks it made before it throws.
  */
 export class HostSlotPool implements HostPool {
   readonly config: ResolvedHostSlotPoolConfig;
@@ -60,9 +58,6 @@ export class HostSlotPool implements HostPool {
   /** Tested as `=== true` on the hot paths (see allocator-core's `BaseAllocator.checks`: a bare truthiness test of a boolean field is a chain of compares that checks-on walks to its end). */
   protected readonly checks: boolean;
 
-  // area: a pool of 4,096 slots and more keeps its lists (and, checked, its notes and flags) in a
-  // WebAssembly memory, where the run search, the scan and the flips run; null for a small pool.
-  protected readonly area: WasmRunArea | null;
   // freeSlots: the free list, handed out from the front; after reuse its order is the history's.
   protected readonly freeSlots: SlotList;
   // pending: chunks given back by free(), in release order, not yet in the free list.
@@ -95,11 +90,10 @@ export class HostSlotPool implements HostPool {
     this.physicalPageSize = this.config.physicalPageSize;
     this.physicalSize = divExact(this.size, this.dcpSize);
     this.logicalSize = this.size;
-    this.area = WasmRunArea.create(this.size, this.checks);
-    this.freeSlots = new SlotList(this.size, this.area?.list);
-    this.notes = this.checks ? new RunNotes(this.size, this.area) : null;
-    this.slotUsed = this.checks ? new UsedBits(this.size, this.area) : null;
-    this.pending = new ReleaseList(this.size, this.area?.pending);
+    this.freeSlots = new SlotList(this.size);
+    this.notes = this.checks ? new RunNotes(this.size) : null;
+    this.slotUsed = this.checks ? new UsedBits(this.size) : null;
+    this.pending = new ReleaseList(this.size);
     this.clear();
   }
 
@@ -303,21 +297,11 @@ export class HostSlotPool implements HostPool {
    * The run it found is recorded in {@link HostSlotPool.provenRun}: the checks flag it as one run
    * (each entry was compared with the one before), where a first-fit hand-out is scanned for
    * runs. An override that does not record its run gets the scan.
-   *
-   * Lists in the pool's WebAssembly memory are searched there; others (a small pool's, or a list
-   * grown out of it by a caller error under checks off) in JavaScript, {@link searchRuns}.
    */
   protected findRunStart(n: number, listLength: number): number {
     const free = this.freeSlots;
     // listLength is the free list's length, or more when the pending chunks join it.
     const inFree = free.count;
-    const area = this.area;
-    if (area !== null && free.buf === area.list && this.pending.slots === area.pending) {
-      const found = area.searchAt(area.listAt + 4 * free.head, inFree, area.pendingAt, listLength - inFree, n, this.pageSize);
-      if (found < 0) return 0;
-      this.provenRun = found;
-      return found;
-    }
     this.searchRunStart = -1;
     this.searchPrev = -2;
     let start = this.searchRuns(free.buf, free.head, inFree, 0, n);
@@ -330,9 +314,8 @@ export class HostSlotPool implements HostPool {
   /**
    * The run search over one piece of the list, `buf[from, from + count)`, whose first entry is
    * list entry `offset`; the search's state on entry and exit is in `searchRunStart` / `searchPrev`.
-   * The two pieces are searched apart, each reading its own array: one loop over `listEntry` (a
-   * branch and a second array per entry) made the unchecked alloc/free cycle slower by a fourth
-   * (bench at page 1: fresh pool 356 µs against 278, fragmented 3.03 ms against 2.35).
+   * The two pieces are searched apart, each reading its own array, because one loop over
+   * `listEntry` (a branch and a second array per entry) made the unchecked alloc/free cycle slower.
    *
    * @returns the list offset of the run of `n`, or −1 when the piece ends first.
    */
@@ -436,8 +419,7 @@ export class HostSlotPool implements HostPool {
   /**
    * Checks on: flags the hand-out of entries `[start, start + n)` of the free list followed by the
    * pending chunks, the lists unchanged. A run the search found is one run; any other hand-out is
-   * scanned for runs: where it lies when that is the free list (the scan is the WebAssembly one when
-   * the list is in the pool's memory), else in a copy (`copyEntries`).
+   * scanned for runs: where it lies when that is the free list, else in a copy (`copyEntries`).
    *
    * @returns whether `out` holds the slots now.
    */
@@ -464,13 +446,9 @@ export class HostSlotPool implements HostPool {
     // The range as two contiguous pieces: in the free list, then in the pending chunks.
     const inFree = Math.max(0, Math.min(start + n, free.count) - start);
     const from = free.head + start;
-    const notes = this.notes as RunNotes;
-    // Copied where the scan is fastest, the notes' WebAssembly memory if they have one, then to `out`.
-    const into = notes.area === null ? out : notes.area.scratch;
-    copySlots(free.buf, from, into, 0, inFree);
-    copySlots(this.pending.slots, start + inFree - free.count, into, inFree, n - inFree);
-    if (into !== out) copySlots(into, 0, out, 0, n);
-    notes.scan(into, 0, n);
+    copySlots(free.buf, from, out, 0, inFree);
+    copySlots(this.pending.slots, start + inFree - free.count, out, inFree, n - inFree);
+    (this.notes as RunNotes).scan(out, 0, n);
   }
 
   /** Entry `i` of the free list followed by the pending chunks, without merging them. */

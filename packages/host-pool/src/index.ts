@@ -4,8 +4,3 @@ export { kHostPageSizeMax, kHostSizeTokensMax, kSlotEndMax, resolveHostSlotPoolC
 export { HostSlotPool } from './host-slot-pool.js';
 export { HostSlotPoolSnapshot } from './host-slot-pool-snapshot.js';
 export { hostSlotPoolProvider } from './host-slot-pool-provider.js';
-export type { CopyOp, HostSlots } from './hicache-controller.js';
-export { HiCacheController } from './hicache-controller.js';
-export { HiRadixTree } from './hi-radix-tree.js';
-export type { HiRadixCacheConfig, HostMatch, WritePolicy } from './hi-radix-cache.js';
-export { HiRadixCache, kLoadBackThresholdTokens, kWritePolicies } from './hi-radix-cache.js';

@@ -1,5 +1,5 @@
 /**
- * The host pool contract: what the reference {@link HostSlotPool} implements and what an
+ * The host pool contract: what the reference `HostSlotPool` implements and what an
  * alternative host pool implements to be driven by kvfuzz's models.
  *
  * Units: every size and index is in **logical slots**. Without DCP a logical slot is a host token
@@ -9,15 +9,13 @@
  *
  * @packageDocumentation
  */
-// Only for the TSDoc links below.
-import type { HostSlotPool } from './host-slot-pool.js';
 
 /** How a host slot pool is built. */
 export interface HostSlotPoolConfig {
   /**
    * The requested host size in logical slots (the engine's `device size × host_to_device_ratio`,
    * or the byte budget divided by the bytes per token; under DCP, per-rank tokens × dcpSize). The
-   * pool rounds it down to whole pages and then adds one page (see {@link HostSlotPool.size}): a
+   * pool rounds it down to whole pages and then adds one page (see `HostSlotPool.size`): a
    * non-negative integer, and 0 (the engine's empty request) makes a pool of one page.
    */
   readonly sizeTokens: number;
@@ -49,7 +47,7 @@ export interface ResolvedHostSlotPoolConfig {
   readonly physicalPageSize: number;
 }
 
-/** What {@link HostSlotPool.inspect} returns: copies, front first. */
+/** What `HostSlotPool.inspect()` returns: copies, front first. */
 export interface HostSlotPoolInspection {
   /** The free list, handed out from the front. */
   readonly free: Int32Array;

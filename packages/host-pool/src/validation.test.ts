@@ -1,8 +1,8 @@
 import { ArgumentError, SlotRangeError } from '@kvfuzz/allocator-core';
 import { describe, expect, it } from 'vitest';
 import { HostDoubleFreeError } from './errors.js';
-import { kWasmScanMinSlots } from './internal/run-scan-wasm.js';
 import { expectNullUnchanged, expectRejected } from './test-support/expect-rejected.js';
+import { kLargePoolTokens } from './test-support/large-pool.js';
 import { ProbedHostSlotPool } from './test-support/probed-pool.js';
 
 // The bad-input rules of the host pool contract, one rule at a time (STYLE rule 18): a passing
@@ -153,13 +153,13 @@ describe('host-pool:validation,checks', () => {
 
 // The contract's bad frees (H13) as the validator sends them: Int32Array batches, which skip the
 // plain-array slot check and reach the run scan and the flag flips directly, in a small pool and
-// in one whose lists and flags live in WebAssembly memory. Each is refused beside held slots and
+// in a large one. Each is refused beside held slots and
 // frees none of them: the held slots still go back afterwards. The engine's bookkeeping (torch
 // indexing of slot_used) accepts the first two: a repeated held slot passes its check and is
 // counted twice, and a negative slot wraps to slot size + s.
 describe.each([
   ['small', 8],
-  ['WebAssembly', kWasmScanMinSlots],
+  ['large', kLargePoolTokens],
 ])('host-pool:validation,contract-frees %s pool', (_where, sizeTokens) => {
   function held(): { pool: ProbedHostSlotPool; slots: number[] } {
     const pool = new ProbedHostSlotPool({ sizeTokens, pageSize: 2, dcpSize: 1, checks: true });

@@ -5,8 +5,22 @@
  */
 import { InvariantError } from '@kvfuzz/allocator-core';
 import { childKeyOf } from './child-key.js';
-import type { RadixTree } from './radix-tree.js';
 import type { TreeNode } from './tree-node.js';
+
+/**
+ * What the check reads of a radix tree; `RadixTree` has all of it. A shape of its own, so that
+ * this file and `radix-tree.ts`, which calls the check, do not import each other.
+ *
+ * @internal
+ */
+export interface CheckedRadixTree {
+  readonly pageSize: number;
+  readonly root: TreeNode;
+  nodeCount(): number;
+  evictableSize(): number;
+  protectedSize(): number;
+  totalSize(): number;
+}
 
 /**
  * Throws {@link InvariantError} when `condition` is false. For the tree's own invariants only;
@@ -19,13 +33,13 @@ export function assertTree(condition: boolean, message: string): asserts conditi
 }
 
 /**
- * Checks invariants 1–7 of {@link RadixTree} by walking the whole tree; O(tokens held).
+ * Checks invariants 1–7 of `RadixTree` by walking the whole tree; O(tokens held).
  *
  * @param tree - the tree to check.
  * @throws InvariantError naming the first broken invariant and the node it broke at.
  * @internal
  */
-export function verifyRadixTree(tree: RadixTree): void {
+export function verifyRadixTree(tree: CheckedRadixTree): void {
   const ps = tree.pageSize;
   const root = tree.root;
   assertTree(root.parent === null, `(1) root ${root.id} has parent ${root.parent?.id ?? 'null'}`);

@@ -10,10 +10,10 @@
  * packages.)
  */
 import { PagedAllocator } from '@kvfuzz/allocator-core';
+import { HostSlotPool } from '@kvfuzz/host-pool';
 import { newReqKvInfo, ReqToTokenPool, type FinishPath, type Req, type TreeNode } from '@kvfuzz/prefix-cache';
 import { expect } from 'vitest';
 import { HiRadixCache, kLoadBackThresholdTokens, type WritePolicy } from '../hi-radix-cache.js';
-import { HostSlotPool } from '../host-slot-pool.js';
 
 /** The geometry of one fixture. */
 export interface HiCacheGeometry {

@@ -19,9 +19,8 @@ export class ReleaseList {
   ends: Int32Array;
   chunkCount = 0;
 
-  /** @param slots - the buffer for the slots, if not a new one of `capacity` (a large pool's lies in its WebAssembly memory, where the run search and the scan read it). */
-  constructor(capacity: number, slots?: Int32Array) {
-    this.slots = slots ?? new Int32Array(capacity);
+  constructor(capacity: number) {
+    this.slots = new Int32Array(capacity);
     this.ends = new Int32Array(capacity);
   }
 

@@ -1,25 +1,18 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+import { kLargePoolTokens } from '../test-support/large-pool.js';
+import { naiveRunStarts } from '../test-support/naive-run-starts.js';
 import { RunNotes } from './run-notes.js';
-import { kWasmScanMinSlots } from './run-scan-wasm.js';
 
 // A scan notes a run start (and the run's first slot) exactly where a slot does not follow the one
-// before it, and at the first slot, whatever the scan's length (JavaScript reads four slots a step,
-// WebAssembly sixteen, then one at a time).
+// before it, and at the first slot, whatever the scan's length (four slots a step, then one at a time).
 describe('host-pool:run-notes', () => {
   const kSlots = fc.array(fc.oneof(fc.integer({ min: -3, max: 40 }), fc.constantFrom(2 ** 31 - 1, -(2 ** 31))), { minLength: 1, maxLength: 70, size: 'max' });
-  // The same scan in JavaScript (a small capacity) and in WebAssembly (slots in the notes' memory).
   const small = new RunNotes(256);
-  const wasm = new RunNotes(kWasmScanMinSlots);
 
-  it('scans in WebAssembly where the slots lie in its memory (this engine has SIMD)', () => {
-    expect(small.area).toBeNull();
-    expect(wasm.area).not.toBeNull();
-  });
-
-  test.prop([kSlots, fc.nat(5), kSlots, fc.boolean()])('notes every run start of the scanned range, and only them', (call, from, before, inWasm) => {
-    const notes = inWasm ? wasm : small;
-    const area = (inWasm ? wasm.area?.pending : undefined) ?? new Int32Array(256);
+  test.prop([kSlots, fc.nat(5), kSlots])('notes every run start of the scanned range, and only them', (call, from, before) => {
+    const notes = small;
+    const area = new Int32Array(256);
     // A scan before this one leaves nothing behind.
     area.set(before, 0);
     notes.scan(area, 0, before.length);
@@ -28,13 +21,12 @@ describe('host-pool:run-notes', () => {
     notes.scan(area, from, call.length);
     // In int32 arithmetic, as the scan counts: 2^31 − 1 runs on into −2^31 (such a run holds a
     // slot outside every pool, so the flags refuse it whole).
-    const expected = call.flatMap((slot, i) => (i === 0 || slot !== (((call[i - 1] as number) + 1) | 0) ? [i] : []));
+    const expected = naiveRunStarts(call);
     expect(Array.from(notes.starts.subarray(0, notes.runs))).toEqual(expected);
     expect(Array.from(notes.firsts.subarray(0, notes.runs))).toEqual(expected.map((i) => call[i]));
   });
 
-  // Runs long enough to cross several steps of sixteen, for the WebAssembly scan's test of a whole
-  // step against the run it expects there, and breaks at every lane after such steps.
+  // Runs long enough to cross many steps of four, with breaks at every lane after such steps.
   const kRuns = fc.array(
     fc.record({ first: fc.oneof(fc.integer({ min: -3, max: 200 }), fc.integer({ min: 2 ** 31 - 40, max: 2 ** 31 - 1 })), length: fc.integer({ min: 1, max: 60 }) }),
     { minLength: 1, maxLength: 8 },
@@ -44,9 +36,9 @@ describe('host-pool:run-notes', () => {
 
   // One run whose slots move by a few places from given indices on (slot i is base + i + the shift in
   // force): a slot repeated, a run that resumes where it would have been, a jump of a vector or a
-  // step — the slots a step's expected values could match if they were stale or off by some lanes.
-  // Where the WebAssembly scan's steps begin: slot 1 of the call, then every sixteen.
-  const kStepStart = fc.integer({ min: 0, max: 12 }).map((k) => 1 + 16 * k);
+  // step — the slots a step's comparison could miss if it were off by some lanes.
+  // Where the scan's steps begin: slot 1 of the call, then every four.
+  const kStepStart = fc.integer({ min: 0, max: 48 }).map((k) => 1 + 4 * k);
   const kShifted = fc
     .record({
       base: fc.oneof(fc.integer({ min: -3, max: 100 }), fc.integer({ min: 2 ** 31 - 200, max: 2 ** 31 - 1 })),
@@ -57,36 +49,34 @@ describe('host-pool:run-notes', () => {
       Array.from({ length }, (_, i) => (base + i + shifts.reduce((sum, { at, by }) => (at <= i ? sum + by : sum), 0)) | 0),
     );
 
-  test.prop([fc.oneof(kRuns.map(flatRuns), kShifted), fc.nat(20), fc.boolean()], { numRuns: 400 })('notes every run start of a call made of long runs', (call, from, inWasm) => {
-    const notes = inWasm ? wasm : small;
-    const area = (inWasm ? wasm.area?.pending : undefined) ?? new Int32Array(1024);
+  test.prop([fc.oneof(kRuns.map(flatRuns), kShifted), fc.nat(20)], { numRuns: 400 })('notes every run start of a call made of long runs', (call, from) => {
+    const notes = small;
+    const area = new Int32Array(1024);
     area.set([...Array.from({ length: from }, (_, i) => i), ...call, 7], 0);
     notes.scan(area, from, call.length);
-    const expected = call.flatMap((slot, i) => (i === 0 || slot !== (((call[i - 1] as number) + 1) | 0) ? [i] : []));
+    const expected = naiveRunStarts(call);
     expect(Array.from(notes.starts.subarray(0, notes.runs))).toEqual(expected);
     expect(Array.from(notes.firsts.subarray(0, notes.runs))).toEqual(expected.map((i) => call[i]));
   });
 
-  it('notes every break of a run moved at the starts of its vectors, or at one lane of every vector (WebAssembly)', () => {
-    // Four steps of sixteen after slot 0. Each pattern moves slots of one run by one of kMoves: the
-    // rest of the run from the start of a vector, twice (a step that resumes an earlier run, repeats
-    // a slot or lags by a vector), or one lane in every vector — what a stale or misplaced
-    // expectation of the whole-step test would pass.
+  it('notes every break of a run moved at the starts of its steps, or at one lane of every step', () => {
+    // Sixteen steps of four after slot 0. Each pattern moves slots of one run by one of kMoves: the
+    // rest of the run from the start of a step, twice (a step that resumes an earlier run, repeats
+    // a slot or lags by a step), or one lane in every step — what a misplaced comparison would pass.
     const kMoves = [1, -1, 4, -4, 12, -12, 15, 16, -16, -17];
     const kLength = 65;
     const call = new Int32Array(kLength);
-    const area = wasm.area?.pending as Int32Array;
+    const notes = new RunNotes(kLength);
     let bad = 0;
     const check = (): void => {
-      area.set(call, 0);
-      wasm.scan(area, 0, kLength);
+      notes.scan(call, 0, kLength);
       let runs = 1;
       for (let i = 1; i < kLength; i++) {
         if (call[i] === (call[i - 1] as number) + 1) continue;
-        if (wasm.starts[runs] !== i || wasm.firsts[runs] !== call[i]) bad++;
+        if (notes.starts[runs] !== i || notes.firsts[runs] !== call[i]) bad++;
         runs++;
       }
-      if (wasm.runs !== runs) bad++;
+      if (notes.runs !== runs) bad++;
     };
     for (let a = 1; a < kLength; a += 4) {
       for (const byA of kMoves) {
@@ -106,6 +96,34 @@ describe('host-pool:run-notes', () => {
     }
     expect(bad).toBe(0);
   });
+
+  // The scan a pool makes of a call as long as the pool, in a small pool and in one of the size the
+  // bench times: every slot of the pool once, in runs of random lengths put in random order.
+  test.prop([fc.constantFrom(64, kLargePoolTokens), fc.array(fc.nat(300), { minLength: 1, maxLength: 40 }), fc.infiniteStream(fc.nat())], { numRuns: 60 })(
+    'agrees with the naive scan on a call of a whole pool, small or large',
+    (size, cuts, picks) => {
+      const runs: number[][] = [];
+      let slot = 0;
+      for (const cut of cuts) {
+        if (slot >= size) break;
+        const end = Math.min(size, slot + 1 + cut);
+        runs.push(Array.from({ length: end - slot }, (_, k) => slot + k));
+        slot = end;
+      }
+      if (slot < size) runs.push(Array.from({ length: size - slot }, (_, k) => slot + k));
+      const it = picks[Symbol.iterator]();
+      for (let i = runs.length - 1; i > 0; i--) {
+        const j = (it.next().value as number) % (i + 1);
+        [runs[i], runs[j]] = [runs[j] as number[], runs[i] as number[]];
+      }
+      const call = Int32Array.from(runs.flat());
+      const notes = new RunNotes(size);
+      notes.scan(call, 0, size);
+      const expected = naiveRunStarts(call);
+      expect(Array.from(notes.starts.subarray(0, notes.runs))).toEqual(expected);
+      expect(Array.from(notes.firsts.subarray(0, notes.runs))).toEqual(expected.map((i) => call[i]));
+    },
+  );
 
   it('opens a run at the first slot whatever its value, and breaks runs inside and across steps of four', () => {
     const notes = new RunNotes(16);

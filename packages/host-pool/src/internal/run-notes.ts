@@ -1,5 +1,3 @@
-import { WasmRunArea } from './run-scan-wasm.js';
-
 /**
  * Where each run of consecutive slots of one call's slots begins: run `r` starts at index
  * `starts[r]` of the call's slots and holds `firsts[r]`, `firsts[r] + 1`, … up to the next run's
@@ -11,10 +9,8 @@ import { WasmRunArea } from './run-scan-wasm.js';
  * one before it; a hand-out that the run search found is one run, proven consecutive entry by
  * entry ({@link RunNotes.noteOneRun}).
  *
- * Why a scan of its own: the copies are `TypedArray.set` (a memcpy, ~0.06 ns a slot), which a
- * copy loop noting as it goes (1.0–2.0 ns a slot) cannot match. Slots in the lists or the scratch
- * array of the notes' WebAssembly memory ({@link RunNotes.area}: pools of 4,096 slots and more) are
- * scanned in SIMD, sixteen a step (`run-scan-wasm.ts`); others in JavaScript, four a step.
+ * Why a scan of its own: the copies are `TypedArray.set` (a memcpy), which a copy loop noting as it
+ * goes cannot match. The scan reads four slots a step, the same code for every pool size.
  *
  * Runs are counted in int32 arithmetic: 2^31 − 1 runs on into −2^31. Such a run holds −2^31, a
  * slot outside every pool, so the flags refuse it whole, as they must.
@@ -27,17 +23,11 @@ export class RunNotes {
   /** `firsts[0, runs)`: each run's first slot. */
   readonly firsts: Int32Array;
   runs = 0;
-  /** The pool's WebAssembly memory, which the notes live in and whose lists and scratch array are scanned there; null when the scan is JavaScript's. */
-  readonly area: WasmRunArea | null;
 
-  /**
-   * @param capacity - the most slots one call holds (so the most runs).
-   * @param area - the memory to note in (a checked area of `capacity` slots), or null to note in JavaScript.
-   */
-  constructor(capacity: number, area: WasmRunArea | null = WasmRunArea.create(capacity, true)) {
-    this.area = area;
-    this.starts = this.area === null ? new Int32Array(capacity) : this.area.starts;
-    this.firsts = this.area === null ? new Int32Array(capacity) : this.area.firsts;
+  /** @param capacity - the most slots one call holds (so the most runs). */
+  constructor(capacity: number) {
+    this.starts = new Int32Array(capacity);
+    this.firsts = new Int32Array(capacity);
   }
 
   /** The call's slots are one run, from slot `first`. */
@@ -52,18 +42,6 @@ export class RunNotes {
    * slots begins, as indices from `from`.
    */
   scan(slots: Int32Array, from: number, n: number): void {
-    const area = this.area;
-    if (area !== null) {
-      const at = slots === area.pending ? area.pendingAt : slots === area.scratch ? area.scratchAt : slots === area.list ? area.listAt : -1;
-      if (at >= 0) {
-        this.runs = area.scanAt(at + 4 * from, n, area.startsAt, area.firstsAt);
-        return;
-      }
-    }
-    this.scanJs(slots, from, n);
-  }
-
-  private scanJs(slots: Int32Array, from: number, n: number): void {
     const starts = this.starts;
     const firsts = this.firsts;
     const end = (from + n) | 0;
@@ -73,9 +51,8 @@ export class RunNotes {
     let runs = 1;
     let next = (head + 1) | 0;
     let i = (from + 1) | 0;
-    // Four slots a step, one branch for the four when they continue the run: V8 checks a typed
-    // array's map and bounds at every step, and a step of one slot cost 1.0–1.8 ns a slot
-    // (0.7–0.95 in four).
+    // Four slots a step, one branch for the four when they continue the run, because V8 checks a
+    // typed array's map and bounds at every step and a step of one slot paid that per slot.
     for (; i + 3 < end; i += 4) {
       const a = slots[i] as number;
       const b = slots[i + 1] as number;

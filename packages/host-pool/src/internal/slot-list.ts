@@ -17,9 +17,8 @@ export class SlotList {
   head = 0;
   count = 0;
 
-  /** @param buf - the buffer, if not a new one of `capacity` (a large pool's lies in its WebAssembly memory, where the run search reads it). */
-  constructor(capacity: number, buf?: Int32Array) {
-    this.buf = buf ?? new Int32Array(capacity);
+  constructor(capacity: number) {
+    this.buf = new Int32Array(capacity);
   }
 
   /** The list becomes `0, 1, …, n − 1`. */

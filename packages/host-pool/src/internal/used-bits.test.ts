@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+import { kLargePoolTokens } from '../test-support/large-pool.js';
 import { RunNotes } from './run-notes.js';
-import { kWasmScanMinSlots, WasmRunArea } from './run-scan-wasm.js';
 import { UsedBits } from './used-bits.js';
 
 // The bits against a plain boolean per slot. Sizes straddle word ends (31, 32, 33, 64, 95) so that
@@ -23,16 +23,6 @@ const kOneRun = Int32Array.of(0);
 const setRange = (bits: UsedBits, first: number, n: number): boolean => bits.setRuns(Int32Array.of(first), kOneRun, 1, n) === n;
 const clearRange = (bits: UsedBits, first: number, n: number): boolean => bits.clearRuns(Int32Array.of(first), kOneRun, 1, n) === n;
 
-// The same, with the run noted in a WebAssembly memory's notes (the words there too): the whole
-// flip runs in WebAssembly.
-const runIn = (area: WasmRunArea, first: number): [Int32Array, Int32Array] => {
-  area.firsts[0] = first;
-  area.starts[0] = 0;
-  return [area.firsts, area.starts];
-};
-const setRangeIn = (bits: UsedBits, area: WasmRunArea, first: number, n: number): boolean => bits.setRuns(...runIn(area, first), 1, n) === n;
-const clearRangeIn = (bits: UsedBits, area: WasmRunArea, first: number, n: number): boolean => bits.clearRuns(...runIn(area, first), 1, n) === n;
-
 describe('host-pool:used-bits', () => {
   test.prop([kSize, fc.array(kRangeOp, { maxLength: 40, size: 'max' })])('range ops change all or nothing, exactly as a flag per slot', (size, ops) => {
     const bits = new UsedBits(size);
@@ -51,23 +41,18 @@ describe('host-pool:used-bits', () => {
     for (let slot = size; slot < 32 * bits.words.length; slot++) expect(((bits.words[slot >>> 5] as number) >>> (slot & 31)) & 1).toBe(0);
   });
 
-  // Pools of 4,096 slots and more keep their words in the run notes' WebAssembly memory: with the
-  // notes there too, the flips run in WebAssembly (a long run's middle words four at a time).
-  test.prop([fc.constantFrom(kWasmScanMinSlots, kWasmScanMinSlots + 45), fc.array(kRangeOp, { maxLength: 30, size: 'max' })], { numRuns: 60 })(
-    'long runs in a WebAssembly memory change all or nothing, exactly as a flag per slot',
+  // A large pool's flags: long runs, whose middle words are checked and flipped whole.
+  test.prop([fc.constantFrom(kLargePoolTokens, kLargePoolTokens + 45), fc.array(kRangeOp, { maxLength: 30, size: 'max' })], { numRuns: 60 })(
+    'long runs in a large pool change all or nothing, exactly as a flag per slot',
     (size, ops) => {
-      const area = WasmRunArea.create(size, true) as WasmRunArea;
-      expect(area).not.toBeNull();
-      const bits = new UsedBits(size, area);
+      const bits = new UsedBits(size);
       const model = new Uint8Array(size);
-      for (const [k, { set, from, length }] of ops.entries()) {
+      for (const { set, from, length } of ops) {
         const first = from % size;
         const n = 1 + (length % (size - first));
         const range = model.subarray(first, first + n);
         const allowed = set ? range.every((v) => v === 0) : range.every((v) => v === 1);
-        // Notes outside the memory (the JavaScript loop) and inside it (the WebAssembly function), by turns.
-        const inWasm = k % 2 === 1;
-        const done = set ? (inWasm ? setRangeIn(bits, area, first, n) : setRange(bits, first, n)) : inWasm ? clearRangeIn(bits, area, first, n) : clearRange(bits, first, n);
+        const done = set ? setRange(bits, first, n) : clearRange(bits, first, n);
         expect(done).toBe(allowed);
         if (allowed) model.fill(set ? 1 : 0, first, first + n);
         expect(flagged(bits).map(Number).join('')).toBe(model.join(''));
@@ -75,29 +60,25 @@ describe('host-pool:used-bits', () => {
     },
   );
 
-  it('a long run in a WebAssembly memory is refused for one wrong slot in any of its middle words, either way', () => {
-    const size = kWasmScanMinSlots;
-    const area = WasmRunArea.create(size, true) as WasmRunArea;
-    const bits = new UsedBits(size, area);
-    // Slots [5, 5 + (words + 1) * 32): words 0 (from bit 5) to words + 1 (to bit 4): ten steps of
-    // four middle words and none left, or fewer; the notes outside the memory, then inside it.
-    for (const inWasm of [false, true]) {
-      const set = (first: number, n: number): boolean => (inWasm ? setRangeIn(bits, area, first, n) : setRange(bits, first, n));
-      const clear = (first: number, n: number): boolean => (inWasm ? clearRangeIn(bits, area, first, n) : clearRange(bits, first, n));
-      for (const words of [40, 39, 38, 37]) {
-        const n = 32 * words + 32;
-        for (let k = 1; k <= words; k++) {
-          const stray = 32 * k + 17;
-          expect(set(stray, 1)).toBe(true);
-          expect(set(5, n)).toBe(false);
-          expect(clear(stray, 1)).toBe(true);
-          expect(set(5, n)).toBe(true);
-          expect(clear(stray, 1)).toBe(true);
-          expect(clear(5, n)).toBe(false);
-          expect(set(stray, 1)).toBe(true);
-          expect(clear(5, n)).toBe(true);
-          expect(bits.words.every((w) => w === 0)).toBe(true);
-        }
+  it('a long run is refused for one wrong slot in any of its middle words, either way', () => {
+    const bits = new UsedBits(kLargePoolTokens);
+    // Slots [5, 5 + (words + 1) * 32): words 0 (from bit 5) to words + 1 (to bit 4), with 37 to 40
+    // middle words.
+    const set = (first: number, n: number): boolean => setRange(bits, first, n);
+    const clear = (first: number, n: number): boolean => clearRange(bits, first, n);
+    for (const words of [40, 39, 38, 37]) {
+      const n = 32 * words + 32;
+      for (let k = 1; k <= words; k++) {
+        const stray = 32 * k + 17;
+        expect(set(stray, 1)).toBe(true);
+        expect(set(5, n)).toBe(false);
+        expect(clear(stray, 1)).toBe(true);
+        expect(set(5, n)).toBe(true);
+        expect(clear(stray, 1)).toBe(true);
+        expect(clear(5, n)).toBe(false);
+        expect(set(stray, 1)).toBe(true);
+        expect(clear(5, n)).toBe(true);
+        expect(bits.words.every((w) => w === 0)).toBe(true);
       }
     }
   });
@@ -106,19 +87,18 @@ describe('host-pool:used-bits', () => {
   // reaching outside the pool, some repeating slots of earlier pieces.
   const kPieces = fc.array(fc.record({ first: fc.integer({ min: -2, max: 131 }), length: fc.integer({ min: 1, max: 40 }) }), { maxLength: 8 });
 
-  // In a large pool the pieces are longer, and the notes and words share a WebAssembly memory: the
-  // scan and the flips run there.
-  const kLargePieces = fc.array(fc.record({ first: fc.integer({ min: -2, max: kWasmScanMinSlots + 3 }), length: fc.integer({ min: 1, max: 500 }) }), { maxLength: 8 });
+  // In a large pool the pieces are longer.
+  const kLargePieces = fc.array(fc.record({ first: fc.integer({ min: -2, max: kLargePoolTokens + 3 }), length: fc.integer({ min: 1, max: 500 }) }), { maxLength: 8 });
   const kCase = fc.oneof(
     fc.record({ size: kSize, setPieces: kPieces, clearPieces: kPieces }),
-    fc.record({ size: fc.constantFrom(kWasmScanMinSlots, kWasmScanMinSlots + 45), setPieces: kLargePieces, clearPieces: kLargePieces }),
+    fc.record({ size: fc.constantFrom(kLargePoolTokens, kLargePoolTokens + 45), setPieces: kLargePieces, clearPieces: kLargePieces }),
   );
 
   test.prop([kCase])(
     'setRuns / clearRuns stop at the first run that meets a bad slot, every run before it done',
     ({ size, setPieces, clearPieces }) => {
       const notes = new RunNotes(Math.max(size, 8 * 40));
-      const bits = new UsedBits(size, notes.area);
+      const bits = new UsedBits(size);
       const model: boolean[] = new Array<boolean>(size).fill(false);
       const toSlots = (pieces: { first: number; length: number }[]): Int32Array =>
         Int32Array.from(pieces.flatMap(({ first, length }) => Array.from({ length }, (_, k) => Math.min(first, size + 1) + k)));
@@ -126,10 +106,8 @@ describe('host-pool:used-bits', () => {
         [toSlots(setPieces), true],
         [toSlots(clearPieces), false],
       ] as const) {
-        const buffer = notes.area?.pending ?? new Int32Array(slots.length);
-        buffer.set(slots, 0);
         notes.runs = 0;
-        if (slots.length > 0) notes.scan(buffer, 0, slots.length);
+        if (slots.length > 0) notes.scan(slots, 0, slots.length);
         const n = slots.length;
         const { firsts, starts, runs } = notes;
         const stop = set ? bits.setRuns(firsts, starts, runs, n) : bits.clearRuns(firsts, starts, runs, n);

@@ -1,5 +1,3 @@
-import type { WasmRunArea } from './run-scan-wasm.js';
-
 /** A word of slots all flagged, or all not. */
 const kFlagged = -1;
 const kUnflagged = 0;
@@ -11,8 +9,8 @@ const kUnflagged = 0;
  * Why bits rather than a byte per slot: a pool hands out and takes back runs of consecutive
  * slots (whole pages, found by the run search), and a run's flags are then a few whole words.
  * Checking and flipping them costs one word operation per 32 slots instead of a byte read and
- * write per slot, which was the whole of the checks' cost (a byte loop ran +8–20% on the
- * alloc/free cycle at page 512). A slot that is not in a run is a run of one.
+ * write per slot, which was the whole of the checks' cost. A slot that is not in a run is a run of
+ * one.
  *
  * A run is flipped whole or not at all (it is checked first); the methods stop at the first run
  * they refuse, every run before it done.
@@ -21,16 +19,10 @@ const kUnflagged = 0;
  */
 export class UsedBits {
   readonly words: Int32Array;
-  // area: the WebAssembly memory the words lie in, whose flip function does flipRuns' work when the notes lie there too; null for none.
-  private readonly area: WasmRunArea | null;
 
-  /** @param area - a memory to keep the words in (its `words`, for `size` slots), or null for words of their own. */
-  constructor(
-    readonly size: number,
-    area: WasmRunArea | null = null,
-  ) {
-    this.area = area;
-    this.words = area === null ? new Int32Array((size + 31) >>> 5) : area.words;
+  /** @param size - slots flagged: ids `0 .. size − 1`. */
+  constructor(readonly size: number) {
+    this.words = new Int32Array((size + 31) >>> 5);
   }
 
   /** Whether slot `slot` is flagged; a slot outside `[0, size)` reads as not flagged. */
@@ -72,11 +64,6 @@ export class UsedBits {
   }
 
   private flipRuns(firsts: Int32Array, starts: Int32Array, runs: number, n: number, was: number): number {
-    const area = this.area;
-    // Notes and words in one WebAssembly memory: the whole loop there, one call a free or hand-out.
-    if (area !== null && firsts === area.firsts && starts === area.starts) {
-      return area.flipAt(area.firstsAt, area.startsAt, runs, n, was, area.wordsAt, this.size);
-    }
     for (let r = 0; r < runs; r++) {
       const at = starts[r] as number;
       const length = (r + 1 < runs ? (starts[r + 1] as number) : n) - at;

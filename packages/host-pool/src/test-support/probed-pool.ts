@@ -14,6 +14,13 @@ export class ProbedHostSlotPool extends HostSlotPool {
     return slots;
   }
 
+  /** The runs the last checked call noted (`starts` and `firsts`), as plain arrays; `null` when checks are off. */
+  notedRuns(): { starts: number[]; firsts: number[] } | null {
+    if (this.notes === null) return null;
+    const { starts, firsts, runs } = this.notes;
+    return { starts: Array.from(starts.subarray(0, runs)), firsts: Array.from(firsts.subarray(0, runs)) };
+  }
+
   /** Puts `slot` at the head of the free list without touching `slotUsed`. */
   pushFront(slot: number): void {
     this.freeSlots.prepend(Int32Array.of(slot), 0, 1);
