@@ -12,7 +12,7 @@ import { runCli } from './support/run-cli.js';
 
 const kRootDir = fileURLToPath(new URL('../..', import.meta.url));
 /** The packages a provider project installs for `@kvfuzz/host-pool`, dependencies first. */
-const kPackedPackages = ['allocator-core', 'prefix-cache', 'host-pool'] as const;
+const kPackedPackages = ['allocator-core', 'host-pool'] as const;
 /** The TypeScript the workspace type-checks with, standing in for the provider project's own. */
 const kTsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 /** Long enough for dozens of runs against a correct provider. */
