@@ -75,12 +75,14 @@ function expectVerdict(r: CliRun, status: number, summary: RegExp): void {
 }
 
 let startMs = 0;
+/** Two validator starts; on a loaded machine each can take several seconds. */
+const kStartProbeMsMax = 60_000;
 
 beforeAll(async () => {
   // The validator's own start (Node.js, tsx, its sources) on this machine now: timings are judged on top of it.
   const runs = [await validate(['--cmd', 'exit 0']), await validate([`${kFixtures}/throw-null-at-load.mjs`])];
   startMs = Math.max(...runs.map((r) => r.elapsedMs));
-});
+}, kStartProbeMsMax);
 
 /** A module case: its fixture, extra flags, the exit status, the summary line, the timeout or time budget it waits out (0: none), and what the output must (not) hold. */
 type ModuleCase = readonly [file: string, args: readonly string[], status: number, summary: RegExp, timeoutMs: number, output: { readonly has?: string | RegExp; readonly hasNot?: string }];
