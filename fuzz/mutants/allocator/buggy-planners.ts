@@ -4,8 +4,8 @@ import type { DecodeBatch, ExtendBatch } from '@kvfuzz/allocator-core';
 export type ExtendBug = 'cursor-inclusive' | 'tail-first-page' | 'part1-unbounded';
 
 /**
- * The extend layout with one planted bug; otherwise the same three parts as the reference
- * `planExtendInto`. Written out again on purpose: a mutant must not share the code it corrupts.
+ * The extend layout with one planted bug; otherwise the same three parts as the plain reference's
+ * `extendLayout`. Written out again on purpose: a mutant must not share the code it corrupts.
  */
 export function buggyPlanExtendInto(bug: ExtendBug, batch: ExtendBatch, pageSize: number, freePages: ArrayLike<number>, freeStart: number, out: Int32Array): void {
   const { prefixLens, seqLens, lastLoc } = batch;

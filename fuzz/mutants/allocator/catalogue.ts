@@ -1,4 +1,4 @@
-import { createAllocator, PagedAllocator, type AllocatorConfig, type AllocatorProvider, type PageAllocator } from '@kvfuzz/allocator-core';
+import { createReferenceAllocator, ReferenceAllocator, type AllocatorConfig, type AllocatorProvider, type PageAllocator } from '@kvfuzz/allocator-core';
 import { createSkipsDcpDivisibility, sizeCeilHidden, sizeCeilPages } from './config-mutants.js';
 import { GroupEndChecksLate, GroupEndNotAtomic } from './group-end-mutants.js';
 import type { ExtendBug } from './buggy-planners.js';
@@ -33,26 +33,48 @@ export interface AllocatorMutant {
    */
   readonly checks: 'both' | 'on';
   readonly provider: AllocatorProvider;
+  /**
+   * Set when checks on refuse every call that shows the bug before the bug can act on it, so the
+   * model cannot see it with checks on: a call that shows it. The in-line check is then what
+   * catches the bug, and the catalogue test asserts that it does.
+   */
+  readonly caughtByCheck?: CheckedTrigger;
 }
 
-/** The bug lives in the paged allocator; at page size 1 the run gets the reference token allocator. */
-function paged(name: string, build: (config: AllocatorConfig) => PagedAllocator): AllocatorProvider {
+/** A call that shows a planted bug with checks off and that the in-line checks refuse with checks on. */
+export interface CheckedTrigger {
+  /** The allocator's configuration; the test sets `checks`. */
+  readonly config: Omit<AllocatorConfig, 'checks'>;
+  /** Builds the state the call needs and returns the call. */
+  readonly setUp: (allocator: PageAllocator) => () => void;
+  /** The error class name the in-line check throws for the call. */
+  readonly refusedWith: string;
+}
+
+/** The bug lives in the paged allocator's rules; at page size 1 the run gets the plain reference unchanged. */
+function paged(name: string, build: (config: AllocatorConfig) => ReferenceAllocator): AllocatorProvider {
   return {
     name,
     create(config: AllocatorConfig): PageAllocator {
       const pageSize = (config.kernelPageSize ?? 1) * (config.dcpSize ?? 1);
-      return pageSize === 1 ? createAllocator(config) : build(config);
+      return pageSize === 1 ? createReferenceAllocator(config) : build(config);
     },
   };
 }
 
-function mutant(name: string, mechanism: string, build: (config: AllocatorConfig) => PagedAllocator, mode: 'contract' | 'exact' = 'contract'): AllocatorMutant {
+function mutant(name: string, mechanism: string, build: (config: AllocatorConfig) => ReferenceAllocator, mode: 'contract' | 'exact' = 'contract'): AllocatorMutant {
   return { name, mechanism, mode, checks: 'both', provider: paged(name, build) };
 }
 
 /** A bug in every allocator the provider builds, at every page size (contract mode). */
 function anyPage(name: string, mechanism: string, checks: 'both' | 'on', create: (config: AllocatorConfig) => PageAllocator): AllocatorMutant {
   return { name, mechanism, mode: 'contract', checks, provider: { name, create } };
+}
+
+/** A row of two pages given back from row position 2 on: an unaligned segment start. */
+function unalignedTail(allocator: PageAllocator): () => void {
+  const row = allocator.alloc(2 * allocator.pageSize) as Int32Array;
+  return () => allocator.freeSegments([{ indices: row.subarray(2), startPos: 2 }]);
 }
 
 const layout = (bug: ExtendBug) => (config: AllocatorConfig) => new BuggyExtendLayout(config, bug);
@@ -64,7 +86,11 @@ const layout = (bug: ExtendBug) => (config: AllocatorConfig) => new BuggyExtendL
  */
 export const kAllocatorMutants: readonly AllocatorMutant[] = [
   mutant('free-without-unique', 'paged free releases a page once per slot given (no unique)', (c) => new FreeWithoutUnique(c)),
-  mutant('segment-unaligned-start', 'free_segment accepts an unaligned start; the stride trick frees the wrong pages', (c) => new SegmentUnalignedStart(c)),
+  {
+    ...mutant('segment-unaligned-start', 'free_segment accepts an unaligned start; the stride trick frees the wrong pages', (c) => new SegmentUnalignedStart(c)),
+    // Checks on, the row-structure check refuses a segment whose first slot is not a page's first slot.
+    caughtByCheck: { config: { sizeTokens: 32, kernelPageSize: 4, needSort: false }, setUp: unalignedTail, refusedWith: 'SegmentError' },
+  },
   mutant('append-instead-of-prepend', 'freed pages go to the back of the free list (reuse order only)', (c) => new AppendInsteadOfPrepend(c), 'exact'),
   mutant('clear-from-page-zero', 'clear() starts the free list at the reserved page 0', (c) => new ClearFromPageZero(c)),
   mutant('extend-cursor-inclusive', 'extend page cursor sums over j <= i', layout('cursor-inclusive')),

@@ -1,9 +1,9 @@
 /**
  * Planted bugs in `create`: configurations A2 says must be refused, and sizes A3 says must be
- * floored. The reference refuses what these accept, so each is a provider around it rather than
- * a subclass overriding one step.
+ * floored. The plain reference refuses what these accept, so each is a provider around it rather
+ * than a subclass overriding one step.
  */
-import { createAllocator, PagedAllocator, type AllocatorConfig, type PageAllocator } from '@kvfuzz/allocator-core';
+import { createReferenceAllocator, ReferenceAllocator, type AllocatorConfig, type PageAllocator } from '@kvfuzz/allocator-core';
 import { ForwardingAllocator } from '../../src/models/allocator/forwarding-allocator.js';
 
 /** The configuration's sizes when they are positive integers with a power-of-two dcpSize, else null (the reference then says why not). */
@@ -22,15 +22,15 @@ function sizesOf(config: AllocatorConfig): { sizeTokens: number; pageSize: numbe
  */
 export function createSkipsDcpDivisibility(config: AllocatorConfig): PageAllocator {
   const sizes = sizesOf(config);
-  if (sizes === null || sizes.sizeTokens % sizes.dcpSize === 0 || sizes.sizeTokens < sizes.pageSize) return createAllocator(config);
-  return createAllocator({ ...config, sizeTokens: sizes.sizeTokens - (sizes.sizeTokens % sizes.pageSize) });
+  if (sizes === null || sizes.sizeTokens % sizes.dcpSize === 0 || sizes.sizeTokens < sizes.pageSize) return createReferenceAllocator(config);
+  return createReferenceAllocator({ ...config, sizeTokens: sizes.sizeTokens - (sizes.sizeTokens % sizes.pageSize) });
 }
 
 /** A3: a size with a remainder gets `ceil(sizeTokens / pageSize)` pages, the last one past the KV buffers. */
 export function sizeCeilPages(config: AllocatorConfig): PageAllocator {
   const sizes = sizesOf(config);
-  if (sizes === null || sizes.sizeTokens % sizes.dcpSize !== 0 || sizes.sizeTokens % sizes.pageSize === 0) return createAllocator(config);
-  return new PagedAllocator({ ...config, sizeTokens: Math.ceil(sizes.sizeTokens / sizes.pageSize) * sizes.pageSize });
+  if (sizes === null || sizes.sizeTokens % sizes.dcpSize !== 0 || sizes.sizeTokens % sizes.pageSize === 0) return createReferenceAllocator(config);
+  return new ReferenceAllocator({ ...config, sizeTokens: Math.ceil(sizes.sizeTokens / sizes.pageSize) * sizes.pageSize });
 }
 
 /**

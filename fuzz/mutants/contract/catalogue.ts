@@ -3,7 +3,7 @@
  * (`../allocator/`, `../host-pool/`) leave unbroken: with them every rule has a planted bug the
  * validator must report under that rule (`test/contract-coverage.test.ts`).
  */
-import { referenceProvider, type AllocatorConfig, type AllocatorProvider, type PageAllocator } from '@kvfuzz/allocator-core';
+import { plainReferenceProvider, type AllocatorConfig, type AllocatorProvider, type PageAllocator } from '@kvfuzz/allocator-core';
 import { HostSlotPool, type HostPool, type HostPoolProvider, type HostSlotPoolConfig } from '@kvfuzz/host-pool';
 import {
   AcceptsNegativeAlloc,
@@ -26,7 +26,7 @@ export type RuleMutant =
   | { readonly pool: 'host'; readonly rule: string; readonly provider: HostPoolProvider; readonly mode: 'contract' | 'exact' };
 
 function allocator(rule: string, name: string, wrap: (inner: PageAllocator) => PageAllocator): RuleMutant {
-  return { pool: 'allocator', rule, mode: 'contract', provider: { name, create: (config: AllocatorConfig) => wrap(referenceProvider.create(config)) } };
+  return { pool: 'allocator', rule, mode: 'contract', provider: { name, create: (config: AllocatorConfig) => wrap(plainReferenceProvider.create(config)) } };
 }
 
 function host(rule: string, name: string, wrap: (inner: HostPool) => HostPool): RuleMutant {
@@ -39,10 +39,10 @@ function host(rule: string, name: string, wrap: (inner: HostPool) => HostPool): 
  */
 function dcpRoundedDown(config: AllocatorConfig): PageAllocator {
   const dcpSize = config.dcpSize ?? 1;
-  if (!Number.isInteger(dcpSize) || dcpSize < 1 || (dcpSize & (dcpSize - 1)) === 0) return referenceProvider.create(config);
+  if (!Number.isInteger(dcpSize) || dcpSize < 1 || (dcpSize & (dcpSize - 1)) === 0) return plainReferenceProvider.create(config);
   const rounded = 2 ** Math.floor(Math.log2(dcpSize));
   const pageSize = (config.kernelPageSize ?? 1) * rounded;
-  return referenceProvider.create({ ...config, dcpSize: rounded, sizeTokens: Math.max(pageSize, config.sizeTokens - (config.sizeTokens % pageSize)) });
+  return plainReferenceProvider.create({ ...config, dcpSize: rounded, sizeTokens: Math.max(pageSize, config.sizeTokens - (config.sizeTokens % pageSize)) });
 }
 
 export const kRuleMutants: readonly RuleMutant[] = [

@@ -12,5 +12,5 @@ export function createAllocator(config: AllocatorConfig): TokenAllocator | Paged
   return resolveAllocatorConfig(config).pageSize === 1 ? new TokenAllocator(config) : new PagedAllocator(config);
 }
 
-/** The reference implementation as a provider, the way `pnpm validate` loads alternatives. */
+/** The fast allocators as a provider, the way `pnpm validate` loads alternatives (exact mode compares against the plain `ReferenceAllocator`). */
 export const referenceProvider: AllocatorProvider = { name: 'reference', create: createAllocator };

@@ -31,4 +31,6 @@ export { BaseAllocator, kPageFree, kPageHeld, kPageQueued, kPageReserved } from 
 export { PagedAllocator } from './paged-allocator.js';
 export { TokenAllocator } from './token-allocator.js';
 export { createAllocator, referenceProvider } from './create-allocator.js';
+export { ReferenceAllocator } from './reference/reference-allocator.js';
+export { createReferenceAllocator, plainReferenceProvider } from './reference/create-reference-allocator.js';
 export { filterLocalIndices, localToLogical, logicalToLocal, widenedPageSize } from './dcp.js';

@@ -1,6 +1,8 @@
 import { BaseAllocator } from './base-allocator.js';
 import { assert } from './internal/assert.js';
-import { isListed } from './internal/free-list.js';
+import { isListed } from './internal/page-tags.js';
+import { validateSegments } from './internal/segment-validation.js';
+import { checkSlots } from './internal/slot-checks.js';
 import { sortRange } from './internal/sort-range.js';
 import type { AllocatorConfig, FreeSegment } from './types.js';
 
@@ -11,6 +13,9 @@ import type { AllocatorConfig, FreeSegment } from './types.js';
  * A plain free releases its distinct pages in ascending order (the engine's `unique`); a segment
  * free releases its page representatives in row order; a free group releases its plain frees first,
  * then its segment representatives.
+ *
+ * Every release that is not staged puts its pages in the places {@link frontPlaces} gives — the
+ * one place this class says where given-back pages go.
  */
 export class PagedAllocator extends BaseAllocator {
   /**
@@ -21,13 +26,26 @@ export class PagedAllocator extends BaseAllocator {
     super(config);
   }
 
+  /**
+   * LIFO reuse (the engine's `_release_page_ids` prepends): `n` given-back pages take the places
+   * right before the front of the free list, so they are handed out next. Returns the place of the
+   * first; the caller writes the pages to `[at, at + n)` in release order — or fewer, ending at the
+   * old front — and joins them to the list with `freeList.commitFront`.
+   */
+  private frontPlaces(n: number): number {
+    return this.freeList.reserveFront(n);
+  }
+
   protected override releasePages(pages: Int32Array, start: number, n: number): void {
     if (this.needSort) {
       this.stage(pages, start, n);
-    } else {
-      this.freeList.prepend(pages, start, n);
-      if (this.checks === true) this.numberFront(n);
+      return;
     }
+    const at = this.frontPlaces(n);
+    const buf = this.freeList.buf;
+    for (let i = 0; i < n; i++) buf[at + i] = pages[start + i] as number;
+    this.freeList.commitFront(n);
+    if (this.checks === true) this.numberFront(n);
   }
 
   /**
@@ -40,27 +58,25 @@ export class PagedAllocator extends BaseAllocator {
    * path, which dedupes before it counts.
    *
    * The checked free thus has the unchecked free's shape, a collect then a release called from
-   * the base `free`: as a hook of its own (`freeChecked`, collect and release in one method), V8
-   * inlined the two modes differently, and alloc + free of the chat mix at page 512 read 1.04.
+   * the base `free`, so V8 compiles the two modes alike.
    */
   protected override collectFreeChecked(indices: ArrayLike<number>, n: number): number {
     // collectPageRuns is for power-of-two pages.
     if (this.groupOpen || this.needSort || this.pageShift < 0) return super.collectFreeChecked(indices, n);
     // Only integer arrays guarantee integer slots; a plain array is checked slot by slot first.
-    if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
+    if (!(indices instanceof Int32Array)) checkSlots(indices, 0, n, this.slotEnd);
     // More entries than pages held cannot all be distinct: the limit keeps scratch and the list's
     // room in bounds.
     const k = this.collectPageRuns(indices, n, this.numPages - this.freeList.count);
     if (k < 0) return super.collectFreeChecked(indices, n);
-    if (!this.scratchHeld(k)) this.throwFreeError(indices, n);
+    if (!this.scratchHeld(k)) this.refuseFree(indices, n);
     return k;
   }
 
   /**
    * Whether every page of `scratch[0, k)` is held: the check pass, in a method apart so that
    * {@link collectFreeChecked} stays small enough for V8 to inline {@link collectPageRuns} into
-   * it, as it does into the unchecked collect. With the pass inside, the per-slot loop ran out of
-   * line in the checked free only: alloc + free of the long mix at page 64 read 1.090, 1.018 apart.
+   * it, as it does into the unchecked collect.
    */
   private scratchHeld(k: number): boolean {
     const { tag, scratch } = this;
@@ -90,8 +106,7 @@ export class PagedAllocator extends BaseAllocator {
   /**
    * Checks on, without needSort: the sorted `pages[0, n)` less repeats, written and numbered
    * before the front. A method apart so that `releasePlain` stays as small as the unchecked free
-   * needs it: with this loop inside it, V8 compiled the unchecked side differently and
-   * allocDecode + free of 4096 requests at page 64 read 1.064–1.068 (0.999 apart).
+   * needs it, and V8 compiles the unchecked side alike with or without the checks.
    */
   private writeFrontChecked(pages: Int32Array, n: number): void {
     const { tag, freeList } = this;
@@ -101,8 +116,9 @@ export class PagedAllocator extends BaseAllocator {
     // the held count alike), so the places written there keep serials >= 1.
     const held = this.numPages - freeList.count;
     if (n > held || freeList.frontSerial() - 1 < held) assert(false, `${n} entries, ${held} pages held, front serial ${freeList.frontSerial()}`);
-    freeList.reserveFront(n);
-    const { buf, head: front, serialBase: base } = freeList;
+    // The distinct pages end at the old front: written from the last place of the room backwards.
+    const front = this.frontPlaces(n) + n;
+    const { buf, serialBase: base } = freeList;
     let at = front;
     let last = -1;
     for (let j = n - 1; j >= 0; j--) {
@@ -124,17 +140,17 @@ export class PagedAllocator extends BaseAllocator {
    * again as each segment is prepended. A block that breaks its page, a page not held, or one met
    * twice (its tag names a place this call already wrote) stops the pass, and the general path's
    * slow path names the error. The page count to reserve comes from the validation's loop over the
-   * segments (a loop of its own cost 64 segments at page 64 about 0.01: 1.040–1.047 → 1.035–1.037).
+   * segments, which spares a loop of its own.
    */
   override freeSegments(segments: readonly FreeSegment[]): void {
     if (this.checks !== true || this.groupOpen || this.needSort) {
       super.freeSegments(segments);
       return;
     }
-    const total = this.validateSegments(segments);
     const { pageSize: ps, pageShift, pageMask, tag, freeList } = this;
+    const total = validateSegments(segments, this.geometry, true);
     if (total === 0) return;
-    const lo = total > this.numPages - freeList.count ? -1 : freeList.reserveFront(total);
+    const lo = total > this.numPages - freeList.count ? -1 : this.frontPlaces(total);
     // More pages than held (some page is not held or met twice), or serials that would go below 1: the general path.
     if (lo < 0 || freeList.serialBase + lo < 1) {
       super.freeSegments(segments);
@@ -150,17 +166,17 @@ export class PagedAllocator extends BaseAllocator {
     for (let s = segments.length - 1; s >= 0 && !refused; s--) {
       const indices = (segments[s] as FreeSegment).indices;
       const n = indices.length;
-      // The block walk repeats collectSegmentPagesChecked's on purpose: as a shared method it
-      // measured 0.5–1.3% slower on alloc + freeSegments at pages 64 and 512.
+      // The block walk repeats collectSegmentPagesChecked's on purpose: as a shared method it ran
+      // slower on alloc + freeSegments at large pages.
       for (let blockStart = 0; blockStart < n; blockStart += ps) {
         const first = indices[blockStart] as number;
-        // `n | 0`: a typed array's length reaches V8 as a 64-bit value, and the select with it
-        // made blockEnd a float, converted back and checked every block (64 segments at page 64:
-        // 1.037–1.041 → 1.031). Here n < 2^31: the segments hold at most numPages pages.
+        // `n | 0`: a typed array's length reaches V8 as a 64-bit value, and the select with it made
+        // blockEnd a float, converted back and checked every block. Here n < 2^31: the segments
+        // hold at most numPages pages.
         const blockEnd = blockStart + ps < n ? blockStart + ps : n | 0;
         const last = indices[blockEnd - 1] as number;
         // blockKeepsPage's rule with one branch at a power-of-two page (five, short-circuited, in
-        // the method): a page-aligned first slot, and the last slot length − 1 after it. A first slot
+        // the function): a page-aligned first slot, and the last slot length − 1 after it. A first slot
         // outside the pool needs no test of its own: its page has no tag (the tags stop at the last
         // page; a negative slot's page, shifted unsigned, lies past it), so the tag test refuses it.
         // Slots here are int32s (an Int32Array's, or a plain array's, checked by the validation).

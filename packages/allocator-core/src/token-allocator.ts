@@ -1,8 +1,12 @@
-import { BaseAllocator, kPageFree, kPageHeld, kPageQueued, kPageReserved, kTagHeld, kTagQueued, kTagReserved, kTagStaged } from './base-allocator.js';
+import { BaseAllocator } from './base-allocator.js';
 import { ConfigError } from './errors.js';
 import { assert } from './internal/assert.js';
 import { constantRunTest, type ConstantRunTest } from './internal/constant-run.js';
 import { planDecodeChecked } from './internal/checked-plans.js';
+import { kTagHeld, kTagQueued, kTagReserved, kTagStaged } from './internal/page-tags.js';
+import { validateSegments } from './internal/segment-validation.js';
+import { checkSlots } from './internal/slot-checks.js';
+import { kPageFree, kPageHeld, kPageQueued, kPageReserved } from './internal/snapshot.js';
 import { planDecodePow2Into } from './plan-decode.js';
 import type { AllocatorConfig, DecodeBatch, FreeSegment } from './types.js';
 
@@ -26,9 +30,9 @@ export class TokenAllocator extends BaseAllocator {
   // its page id).
   private callSerial: number;
   /**
-   * Checks on, a segment free: runs shorter than this go page by page (a memcmp and a fill cost
-   * about 0.2 µs a call, a page by page about 1.5 ns); pages copied per block before asking
-   * whether the block was one run. Tests lower both.
+   * Checks on, a segment free: runs shorter than this go page by page (below it, the fixed cost of
+   * a memcmp and a fill outweighs a read and a write per page); pages copied per block before
+   * asking whether the block was one run. Tests lower both.
    */
   protected readonly runMin: number = 512;
   protected readonly runBlock: number = 1024;
@@ -167,9 +171,8 @@ export class TokenAllocator extends BaseAllocator {
    * call serials need no undo), and the general path dedupes the call into scratch or names the bad
    * pages. More slots than held pages cannot all be distinct and held, so they go there at once.
    *
-   * The check thus adds no instruction to the free: its compares are the dedupe's. Two loops, one
-   * per mode, measured alloc + free of the chat mix at page 1 at 1.05–1.13 between builds, as V8
-   * compiled each loop its own way; this one 0.99–1.03.
+   * The check thus adds no instruction to the free: its compares are the dedupe's. One loop for
+   * both modes, because two loops, one per mode, were compiled by V8 each its own way.
    */
   override free(indices: ArrayLike<number>): void {
     this.writeDeferredRun();
@@ -214,8 +217,7 @@ export class TokenAllocator extends BaseAllocator {
     const buf = this.freeList.buf;
     const end = tag.length;
     let i = 0;
-    // The bounds test and the `| 0`s let V8 keep the loop in int32 arithmetic without overflow
-    // checks: without them alloc + free of the chat mix at page 1 measured 1.09, with them 1.01.
+    // The bounds test and the `| 0`s let V8 keep the loop in int32 arithmetic without overflow checks.
     for (; i < n; i++) {
       const page = indices[i] as number;
       if (!(page >>> 0 < end)) break;
@@ -263,7 +265,7 @@ export class TokenAllocator extends BaseAllocator {
   }
 
   protected override collectFreeChecked(indices: ArrayLike<number>, n: number): number {
-    if (!(indices instanceof Int32Array)) this.checkSlots(indices, 0, n);
+    if (!(indices instanceof Int32Array)) checkSlots(indices, 0, n, this.slotEnd);
     if (this.groupOpen || this.needSort) return this.collectFreeStamped(indices, n);
     const { tag, scratch } = this;
     const front = this.freeList.frontSerial();
@@ -281,7 +283,7 @@ export class TokenAllocator extends BaseAllocator {
     }
     if (i < n) {
       this.settle(scratch, k, kPageFree, kPageHeld);
-      this.throwFreeError(indices, n);
+      this.refuseFree(indices, n);
     }
     return k;
   }
@@ -307,12 +309,8 @@ export class TokenAllocator extends BaseAllocator {
    *   only the rest of it. A row given back again and again (the radix cache's pattern) then
    *   costs its run a check and no tag traffic.
    *
-   * alloc + freeSegments of a 32k-token row at page 1 (1 / 8 / 64 segments, 8 rounds each, same
-   * session) measured 1.228 / 1.294 / 1.330 with the page-by-page loop alone (a tag read and write
-   * a page where the unchecked free copies), 0.980 / 0.999 / 1.044 this way (with glibc's default
-   * malloc, whose page faults then hid the cost: with the bench's malloc setting, 1.064 / 1.064 /
-   * 1.044 before the deferred run, 1.053 / 1.055 / 1.032 with it, 1.03 / 1.03 / 1.01 with the
-   * copy loop's difference hoisted, see {@link copyNotingRuns}).
+   * The page-by-page loop alone reads and writes a tag a page where the unchecked free only
+   * copies; runs bring the checked free close to the unchecked copy on long rows.
    */
   override freeSegments(segments: readonly FreeSegment[]): void {
     if (this.groupOpen || this.needSort) {
@@ -320,14 +318,13 @@ export class TokenAllocator extends BaseAllocator {
       super.freeSegments(segments);
       return;
     }
-    this.validateSegments(segments);
+    validateSegments(segments, this.geometry, this.checks === true);
     if (this.checks !== true) {
       // The same single copy without the checks: each segment's slots are its pages.
       for (const { indices } of segments) this.freeList.append(indices, 0, indices.length);
       return;
     }
-    // Its own loop, not validateSegments' count: taking the count measured 1 / 8 / 64 segments at
-    // page 1 at 1.03 / 1.05 / 1.05 against 1.03 / 1.03 / 1.01 (how V8 compiled this path, not the loop).
+    // Its own loop, not validateSegments' count: taking that count changed how V8 compiled this path.
     let total = 0;
     for (const { indices } of segments) total += indices.length;
     // More slots than held pages: some page is not held or is named twice; the general path says which.
@@ -352,13 +349,9 @@ export class TokenAllocator extends BaseAllocator {
    * Copies every segment's pages to `buf[tail, …)` and notes the runs of at least {@link runMin}
    * consecutive page ids as `[runStart[2j], runStart[2j + 1])` (places from `tail`); returns how
    * many. Blocks of {@link runBlock} pages are copied with `(page − i) ^ d` OR-ed into one word
-   * (`d` = the block's first page less its index), zero when the block is one run; only a block that is not is read again, page by page.
-   * (Noting each break in the copy loop itself measured alloc + freeSegments at page 1 at
-   * 1.10 / 1.08 / 1.17 for 1 / 8 / 64 segments, against 1.05 / 1.07 / 1.08 this way. The
-   * block's difference `first − b0` is hoisted, so the loop ORs `(page − i) ^ d`: with
-   * `page ^ (first + i − b0)` the copy took ~49 µs a 32k-page call against the unchecked copy's
-   * ~40 µs, and the case read 1.053 / 1.055 / 1.032; hoisted, 1.025–1.027 / 1.031–1.033 /
-   * 1.012–1.014 in two same-session runs.)
+   * (`d` = the block's first page less its index), zero when the block is one run; only a block
+   * that is not is read again, page by page. Noting each break in the copy loop itself ran slower,
+   * and so did the unhoisted form `page ^ (first + i − b0)`.
    */
   private copyNotingRuns(segments: readonly FreeSegment[], tail: number): number {
     const buf = this.freeList.buf;
@@ -554,7 +547,7 @@ export class TokenAllocator extends BaseAllocator {
     }
     if (i < n) {
       this.settle(scratch, k, this.groupOpen ? kPageQueued : kPageFree, kPageHeld);
-      this.throwFreeError(indices, n);
+      this.refuseFree(indices, n);
     }
     return k;
   }

@@ -1,12 +1,9 @@
 /**
  * The ArgumentErrors of `alloc`, `allocExtend` and `allocDecode`, built out of line: the entry
  * points and their validation loops stay small enough for V8 to inline them with the planners.
- * V8 inlines a call tree up to a bytecode budget (920 bytes a compiled function), and the
- * messages' template literals took a fourth of it: the checked decode planner, a few bytes longer
- * than the unchecked one, pushed the page count out of line in the checked variant only
- * (allocDecode + free of 64 requests at page 512 measured 1.06), and in a bench loop of alloc and
- * free, the checked free's larger tree left no room for alloc's page fill (the chat mix at page 64,
- * 0.98 → 1.04 when `this.checks === true` added a few bytes).
+ * V8 inlines a call tree up to a bytecode budget, and the messages' template literals took a large
+ * share of it: with them in line, the checked variants ran out of budget where the unchecked ones
+ * did not, and the two modes were compiled apart.
  *
  * @internal
  */

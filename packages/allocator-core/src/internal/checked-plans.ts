@@ -2,17 +2,17 @@
  * The in-line `lastLoc` check for power-of-two pages: the decode layout with the check riding
  * the planning pass, and the extend rule that rides the validation pass. The decode plan pass
  * already reads the `lastLoc` of every request that continues a page; the check adds two integer
- * operations there, where a separate validation pass cost decode a third of its time.
+ * operations there, where a separate validation pass would read every request again.
  *
  * The check is the contract's rule and no more: `lastLoc` is −1 for an empty row, else
  * `(lastLoc + 1 − held) % pageSize == 0`. Reading the page state of `lastLoc` as well (is its page
- * held, is it inside the pool) cost +0.6 to +1.8 ns a request, 5–16% of a decode step; a `lastLoc`
- * in a page the caller no longer holds is the ledger's to catch, as are the middle slots of a
- * segment free.
+ * held, is it inside the pool) would add a dependent load to every request of a decode step; a
+ * `lastLoc` in a page the caller no longer holds is the ledger's to catch, as are the middle slots
+ * of a segment free.
  *
  * The decode loop is `planDecodePow2Into` with the check added, line for line on purpose: the
  * bench compares the two, so they must do the same work otherwise. Misses are OR-ed into one
- * word, and the caller finds the exact request on the slow path (`BaseAllocator.verifyLastLocs`).
+ * word, and the caller finds the exact request on the slow path (`verifyLastLocs` in `lastloc-checks.ts`).
  *
  * @internal
  */
@@ -26,10 +26,6 @@ import type { DecodeBatch } from '../types.js';
  * request that starts a page has its own rule: the empty row (seq 1) needs `lastLoc` = −1, the
  * others `lastLoc + 1 ≡ 0`; at page size 1 (the token allocator), where every request starts a
  * page, only the empty row reads `lastLoc`, which the unchecked planner never reads there.
- *
- * Measured (per-case children, 8 rounds): allocDecode + free of 4096 requests at pages 64 / 512
- * 1.105 / 1.105 with the select form that ORed `(lastLoc + 2 − seq) & (seq === 1 ? −1 : mask)`
- * for every request → 1.031 / 1.031 with this one; at page 1, batch 4096: 1.038 → 0.996.
  *
  * @returns 0 when every request's lastLoc fits; otherwise non-zero, and `out` is garbage (nothing changed).
  */
@@ -58,17 +54,13 @@ export function planDecodeChecked(batch: DecodeBatch, pageSize: number, freePage
 /**
  * The extend rule for one request at a power-of-two page (`mask` = pageSize − 1): 0 when `lastLoc`
  * fits a prefix of `pre` tokens (−1 for an empty prefix: every bit of `lastLoc + 1` counts), else
- * non-zero. `BaseAllocator.validateExtend` ORs it over the batch in the pass that already reads
- * every `pre` and `lastLoc`, so the extend planner is the unchecked one in both modes.
- *
- * In the planner instead, the check measured allocExtend + free of one 16k-token request at page 1
- * at 1.15 against 1.00 here: the slot loops, not the check, ran slower in the checked planner, as
- * V8 compiled the two planners apart.
+ * non-zero. `validateExtend` (`batch-validation.ts`) ORs it over the batch in the pass that already
+ * reads every `pre` and `lastLoc`, so the extend planner is the unchecked one in both modes: inside
+ * a checked planner the slot loops, not the check, ran slower, as V8 compiled the two planners apart.
  *
  * The empty prefix widens the mask by `(pre − 1) >> 31` (all ones exactly when `pre` is 0, for
  * `pre` below 2^31), not by a select: V8 compiled `pre === 0 ? −1 : mask` to a branch there, which
- * a batch with one fresh request in four mispredicts; allocExtend + free of 4096 requests at page 64
- * measured 1.05 → 1.02. A `pre` of 2^31 or more may read as empty and miss; the caller's exact pass
+ * a batch with one fresh request in four mispredicts. A `pre` of 2^31 or more may read as empty and miss; the caller's exact pass
  * then decides, so a miss is never wrong, only slow.
  */
 export function extendLastLocMiss(pre: number, lastLoc: number, mask: number): number {

@@ -1,15 +1,6 @@
 import { sortRange } from './sort-range.js';
 
 /**
- * Whether page `page`, whose serial is `t`, sits at the place that serial names among the places
- * with serials `[listedLo, listedHi)` of a free list's buffer (`buf[t − serialBase]`): inside the
- * list for its front and back, or a stretch a caller wrote before the front.
- */
-export function isListed(page: number, t: number, buf: Int32Array, serialBase: number, listedLo: number, listedHi: number): boolean {
-  return t >= listedLo && t < listedHi && buf[t - serialBase] === page;
-}
-
-/**
  * The free list as a deque of page ids in one Int32Array: the list is `buf[head, head + count)`,
  * handed out from the front. Prepends (LIFO reuse) and appends (FIFO reuse) both work without
  * allocating: the buffer holds twice the capacity, and the contents move to the far end (before a
@@ -57,13 +48,6 @@ export class FreeList {
   take(n: number): void {
     this.head += n;
     this.count -= n;
-  }
-
-  /** `src[start, start + n)` goes to the front, keeping its order. */
-  prepend(src: Int32Array, start: number, n: number): void {
-    const at = this.reserveFront(n);
-    for (let i = 0; i < n; i++) this.buf[at + i] = src[start + i] as number;
-    this.commitFront(n);
   }
 
   /**

@@ -1,0 +1,53 @@
+/**
+ * The argument checks of the fast allocators' `allocExtend` and `allocDecode` (CONTRACT.md A21,
+ * both modes), with the extend's lastLoc rule (A25, checks on) riding the same pass.
+ *
+ * @internal
+ */
+import { countExtendTokens } from '../plan-extend.js';
+import type { DecodeBatch, ExtendBatch } from '../types.js';
+import { refuseDecodeLengths, refuseDecodeRequest, refuseExtendLengths, refuseExtendRequest } from './argument-refusals.js';
+import { extendLastLocMiss } from './checked-plans.js';
+import { verifyLastLocs } from './lastloc-checks.js';
+
+/**
+ * Checks an extend batch and returns its slot count `Σ (seq − prefix)`.
+ *
+ * @param pageShift - log2 of a power-of-two page size, else −1.
+ * @throws ArgumentError when arrays differ in length, a length is not a non-negative integer, `seq < prefix`, or a lastLoc is not an int32.
+ * @throws LastLocError (checks on) for the first lastLoc that does not fit its prefix.
+ */
+export function validateExtend(batch: ExtendBatch, pageSize: number, pageShift: number, checks: boolean): number {
+  const { prefixLens, seqLens, lastLoc } = batch;
+  const n = prefixLens.length;
+  const mask = pageSize - 1;
+  let miss = 0;
+  if (seqLens.length !== n || lastLoc.length !== n) refuseExtendLengths(n, seqLens.length, lastLoc.length);
+  for (let i = 0; i < n; i++) {
+    const pre = prefixLens[i] as number;
+    const seq = seqLens[i] as number;
+    const last = lastLoc[i] as number;
+    if (!Number.isInteger(pre) || pre < 0 || !Number.isInteger(seq) || seq < pre || (last | 0) !== last) refuseExtendRequest(i, pre, seq, last);
+    if (checks) miss |= extendLastLocMiss(pre, last, mask);
+  }
+  // Checks on: the rule rode the loop above for power-of-two pages; a miss, or another page
+  // size, takes the pass that names the request.
+  if (checks && (pageShift < 0 || miss !== 0)) verifyLastLocs(prefixLens, lastLoc, 0, 'prefix', pageSize);
+  return countExtendTokens(prefixLens, seqLens);
+}
+
+/**
+ * Checks a decode batch; its lastLoc rule rides the decode planner (see `checked-plans.ts`).
+ *
+ * @throws ArgumentError when arrays differ in length, a length is not an integer ≥ 1, or a lastLoc is not an int32.
+ */
+export function validateDecode(batch: DecodeBatch): void {
+  const { seqLens, lastLoc } = batch;
+  const n = seqLens.length;
+  if (lastLoc.length !== n) refuseDecodeLengths(n, lastLoc.length);
+  for (let i = 0; i < n; i++) {
+    const seq = seqLens[i] as number;
+    const last = lastLoc[i] as number;
+    if (!Number.isInteger(seq) || seq < 1 || (last | 0) !== last) refuseDecodeRequest(i, seq, last);
+  }
+}
