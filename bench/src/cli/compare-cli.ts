@@ -2,32 +2,41 @@
  * `pnpm bench:compare BASELINE CURRENT`: tests every bench of two `bench/1` reports for a change
  * (see `compareReports`), prints a table and the summary last.
  * Exit 0: no significant regression beyond the margin; 1: at least one; 2: bad input.
+ * `--verdicts FIRST SECOND`: whether two runs (of the same code) reached the same verdict for
+ * every case; exit 1 when one differs.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseReport, ReportFormatError, type BenchReport } from '../report/bench-report.js';
-import { compareReports, kCompareMarginDefault, kTimesModes, type CompareRow, type TimesMode } from '../report/compare-reports.js';
+import { compareReports, kCompareMarginDefault, kRoundsForCompareMin, kTimesModes, verdictAgreement, type CompareRow, type TimesMode } from '../report/compare-reports.js';
 import { formatInterval, formatNs, formatTable } from '../report/format-table.js';
-import { kBootstrapSeedDefault, kResamplesDefault, kResamplesMax, kResamplesMin } from '../stats/bootstrap.js';
 import { parseCliArgs } from './cli-args.js';
 import type { CliIo } from './cli-io.js';
 import { UsageError } from './usage-error.js';
 
 const kHelp = `Usage: pnpm bench:compare BASELINE CURRENT [--margin X] [--times auto|gate|info] [--all]
+       pnpm bench:compare --verdicts FIRST SECOND
 
 Compares two pnpm bench --json reports bench by bench. For each metric — the checks ratio, and
-each variant's time per call — the change CURRENT / BASELINE of the per-round samples is
-bootstrapped (each report's rounds resampled on their own, ${kResamplesDefault} resamples, fixed seed) into a
-95% interval. A regression is a change whose whole interval lies above 1 + margin.
+each variant's time per call — the change CURRENT / BASELINE of the per-round samples is the
+Hodges–Lehmann shift (median of all pairwise ratios) with its rank-sum (Mann–Whitney) 95% interval,
+which takes both reports' rounds and their spread into account (${kRoundsForCompareMin} rounds a side at least).
+A regression is a change whose whole interval lies above 1 + margin. Informational ratios (the
+host pool's bookkeeping cycle, GPU / CPU) are tested the same way and flagged, never failing.
+
+--verdicts FIRST SECOND: whether two runs reached the same verdict for every case they share
+(run the same code twice to calibrate: every case should agree).
 
 Options:
   --margin X       how much worse a metric may get, as a fraction (default ${kCompareMarginDefault})
   --times MODE     auto (default): times gate only when both reports come from the same CPU model,
                    Node version and pinning; gate: always; info: never (ratios always gate)
   --all            list every row, not only the changed ones
+  --verdicts       compare the two reports' verdicts instead
   -h, --help       this text
 
-Exit status: 0 no significant regression beyond the margin, 1 at least one, 2 bad input.`;
+Exit status: 0 no significant regression beyond the margin (--verdicts: every verdict agrees),
+1 at least one (--verdicts: one differs), 2 bad input.`;
 
 interface CompareCliOptions {
   readonly baseline: string;
@@ -35,6 +44,7 @@ interface CompareCliOptions {
   readonly margin: number;
   readonly times: TimesMode;
   readonly all: boolean;
+  readonly verdicts: boolean;
 }
 
 function parseCli(argv: readonly string[]): CompareCliOptions | 'help' {
@@ -44,6 +54,7 @@ function parseCli(argv: readonly string[]): CompareCliOptions | 'help' {
       margin: { type: 'string' },
       times: { type: 'string', default: 'auto' },
       all: { type: 'boolean', default: false },
+      verdicts: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     allowPositionals: true,
@@ -55,7 +66,7 @@ function parseCli(argv: readonly string[]): CompareCliOptions | 'help' {
   if (!(margin >= 0 && margin < 1)) throw new UsageError(`--margin ${v.margin} is not a fraction in [0, 1) (5% is 0.05)`);
   const times = v.times as TimesMode;
   if (!kTimesModes.includes(times)) throw new UsageError(`--times ${v.times} is not one of ${kTimesModes.join(', ')}`);
-  return { baseline: parsed.positionals[0] as string, current: parsed.positionals[1] as string, margin, times, all: v.all };
+  return { baseline: parsed.positionals[0] as string, current: parsed.positionals[1] as string, margin, times, all: v.all, verdicts: v.verdicts };
 }
 
 function readReport(path: string, label: string): BenchReport {
@@ -98,28 +109,40 @@ export function compareMain(argv: readonly string[], io: CliIo): number {
     }
     throw error;
   }
-  const result = compareReports(baseline, current, { margin: options.margin, times: options.times, resamples: kResamplesDefault, seed: kBootstrapSeedDefault });
+  if (options.verdicts) return verdictsMain(baseline, current, io);
+  const result = compareReports(baseline, current, { margin: options.margin, times: options.times });
   const shown = options.all ? result.rows : result.rows.filter((r) => r.status !== 'unchanged');
   const table = shown.map((r) => [
     r.name,
     r.metric,
     showValue(r, r.baseline),
     showValue(r, r.current),
-    formatInterval(r.change.ratio, r.change.ciLow, r.change.ciHigh),
+    r.change === null ? '—' : formatInterval(r.change.ratio, r.change.ciLow, r.change.ciHigh),
     r.status === 'regression' ? (r.gating ? 'REGRESSION' : 'regression (info)') : r.status,
   ]);
   if (table.length > 0) io.out(`${formatTable(['bench', 'metric', 'baseline', 'current', 'change [95% CI]', 'status'], table)}\n\n`);
-  else io.out(`every metric unchanged (no interval excludes 1)${options.all ? '' : '; --all lists them'}\n\n`);
+  else io.out(`every metric unchanged (every interval within the margin)${options.all ? '' : '; --all lists them'}\n\n`);
   if (result.missing.length > 0) io.out(`only in BASELINE: ${result.missing.join(', ')}\n`);
   if (result.added.length > 0) io.out(`only in CURRENT: ${result.added.join(', ')}\n`);
   io.out(`${result.timesNote}\n`);
   if (result.ratiosNote !== null) io.out(`${result.ratiosNote}\n`);
+  if (result.informationalRegressions.length > 0) io.out(`informational ratios that regressed (flagged, not failing): ${result.informationalRegressions.map((r) => r.name).join(', ')}\n`);
   const benches = new Set(result.rows.map((r) => r.name)).size;
   const count = (s: string): number => result.rows.filter((r) => r.status === s).length;
   io.out(
     `compare: ${benches} ${benches === 1 ? 'bench' : 'benches'}, ${result.rows.length} metrics at margin ${(options.margin * 100).toFixed(0)}% — ` +
-      `${result.regressions.length} ${result.regressions.length === 1 ? 'regression' : 'regressions'}, ${count('slower')} slower within margin, ${count('faster')} faster, ${count('unchanged')} unchanged` +
+      `${result.regressions.length} ${result.regressions.length === 1 ? 'regression' : 'regressions'}, ${count('improvement')} ${count('improvement') === 1 ? 'improvement' : 'improvements'}, ${count('unchanged')} unchanged, ${count('inconclusive')} inconclusive` +
       `${count('too-few-rounds') > 0 ? `, ${count('too-few-rounds')} with too few rounds` : ''}\n`,
   );
   return result.regressions.length > 0 ? 1 : 0;
+}
+
+/** `--verdicts`: the cases whose verdicts differ between two runs. */
+function verdictsMain(first: BenchReport, second: BenchReport, io: CliIo): number {
+  const a = verdictAgreement(first, second);
+  if (a.differ.length > 0) io.out(`${formatTable(['bench', 'FIRST', 'SECOND'], a.differ.map((d) => [d.name, d.first, d.second]))}\n\n`);
+  if (a.unpaired.length > 0) io.out(`in one report only: ${a.unpaired.join(', ')}\n`);
+  const total = a.agree + a.differ.length;
+  io.out(`verdicts: ${a.agree} of ${total} ${total === 1 ? 'case agrees' : 'cases agree'}${a.differ.length > 0 ? `, ${a.differ.length} differ` : ''}\n`);
+  return a.differ.length > 0 ? 1 : 0;
 }

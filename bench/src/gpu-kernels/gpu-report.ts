@@ -8,17 +8,10 @@
  * @packageDocumentation
  */
 import type { VariantId } from '../harness/bench-pair.js';
-import { kEmptyFactorMin, variantEntry, type BenchEntry, type BenchReport, type GpuComparisonEntry, type GpuMachineContext, type RatioEntry, type TimedVariantEntry } from '../report/bench-report.js';
-import { judgeRatios, type Verdict } from '../stats/verdict.js';
+import { kEmptyFactorMin, summarize, variantEntry, type BenchEntry, type BenchReport, type GpuComparisonEntry, type GpuMachineContext, type RatioEntry, type TimedVariantEntry } from '../report/bench-report.js';
+import { judgeRatios, type VerdictPlan } from '../stats/verdict.js';
 import { kRepsPerSliceMin, type GpuCaseRounds, type GpuOutcome } from './gpu-rounds.js';
 import { kRepsPerSubmitMax } from './gpu-timer.js';
-
-/** How the report's ratios were judged (the CPU run's settings). */
-export interface GpuJudging {
-  readonly margin: number;
-  readonly resamples: number;
-  readonly seed: number;
-}
 
 function timedVariant(perRoundNs: number[], emptyPerRoundNs: number[], baseline: boolean): TimedVariantEntry {
   const { checks: _checks, ...rest } = variantEntry(perRoundNs, emptyPerRoundNs, !baseline);
@@ -81,7 +74,7 @@ function comparisonEntry(c: GpuCaseRounds, timing: GpuOutcome['timing']): GpuCom
  * report's `rounds` becomes the larger of the two groups', `elapsedSeconds` their sum, and a run
  * with no CPU benches takes the GPU group's `stopReason`.
  */
-export function addGpuSection(report: BenchReport, outcome: GpuOutcome, judging: GpuJudging): BenchReport {
+export function addGpuSection(report: BenchReport, outcome: GpuOutcome, plan: VerdictPlan): BenchReport {
   const benches: BenchEntry[] = [...report.benches];
   const ratios: RatioEntry[] = [...report.ratios];
   const comparisons: GpuComparisonEntry[] = [];
@@ -91,7 +84,7 @@ export function addGpuSection(report: BenchReport, outcome: GpuOutcome, judging:
       warnings.push(`${c.case.name}: no rounds ran`);
       continue;
     }
-    const judged = judgeRatios(c.rounds.map((r) => r.ratio), judging.margin, { resamples: judging.resamples, seed: judging.seed });
+    const judged = judgeRatios(c.rounds.map((r) => r.ratio), plan);
     const interval = { ratio: judged.ratio, ciLow: judged.ciLow, ciHigh: judged.ciHigh, verdict: judged.verdict, rounds: judged.rounds };
     if (c.case.kind === 'checks') {
       const entry = checksEntry(c, outcome.timing);
@@ -112,8 +105,6 @@ export function addGpuSection(report: BenchReport, outcome: GpuOutcome, judging:
   const machineGpu = gpuMachineContext(outcome);
   if (machineGpu.cpuEmulated) warnings.push(`GPU benches ran on a ${machineGpu.note}`);
   if (outcome.stopReason === 'budget') warnings.push(`GPU benches stopped at the time budget after ${outcome.roundsRun} rounds`);
-  const gating = ratios.filter((r) => r.informational !== true);
-  const count = (v: Verdict): number => gating.filter((r) => r.verdict === v).length;
   const hadCpuBenches = report.benches.length > 0;
   return {
     ...report,
@@ -121,14 +112,7 @@ export function addGpuSection(report: BenchReport, outcome: GpuOutcome, judging:
     rounds: Math.max(report.rounds, outcome.roundsRun),
     stopReason: hadCpuBenches ? report.stopReason : outcome.stopReason,
     elapsedSeconds: Math.round((report.elapsedSeconds + outcome.elapsedSeconds) * 10) / 10,
-    summary: {
-      benches: gating.length,
-      pass: count('pass'),
-      fail: count('fail'),
-      inconclusive: count('inconclusive'),
-      measuringNothing: benches.filter((b) => b.variants['checks-off'].measuresNothing || b.variants['checks-on'].measuresNothing).length,
-      informational: ratios.length - gating.length,
-    },
+    summary: summarize(ratios, benches),
     ratios,
     benches,
     warnings,

@@ -1,6 +1,7 @@
 import { planDecode, planExtend } from '@kvfuzz/allocator-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunSettings } from '../harness/measure-settings.js';
+import { verdictPlan } from '../stats/verdict.js';
 import { compareReports } from '../report/compare-reports.js';
 import { parseReport } from '../report/bench-report.js';
 import { bencherMetricFormat, githubActionBenchmark } from '../report/side-files.js';
@@ -10,8 +11,8 @@ import { addGpuSection } from './gpu-report.js';
 import { runGpuRounds, type GpuOutcome } from './gpu-rounds.js';
 
 /** A tiny run: one slice per variant of a couple of milliseconds, two rounds. */
-const kTinySettings: RunSettings = { mode: 'quick', isolation: 'case', layout: 'bundle', measure: { warmupMs: 2, sliceMs: 2, slices: 1 }, rounds: { roundsMin: 2, roundsMax: 2, budgetSeconds: 60 } };
-const kJudging = { margin: 0.03, resamples: 1_000, seed: 7 };
+const kTinySettings: RunSettings = { mode: 'quick', measure: { warmupMs: 2, sliceMs: 2, slices: 1 }, rounds: { roundsMin: 2, roundsMax: 2, budgetSeconds: 60 } };
+const kJudging = { margin: 0.03, seed: 7 };
 
 function tinyCases(): ReturnType<typeof gpuCases> {
   const names = ['gpu-kernels:plan-decode:planDecode gpu/cpu 1 8×64', 'gpu-kernels:free-batch:freeBatch 16384'];
@@ -69,7 +70,7 @@ describe('bench:gpu-kernels,rounds', () => {
 
   it('folds into a bench/1 report that the readers and side files accept', () => {
     const cpu = syntheticReport([{ name: 'pkg:op:a', rounds: syntheticRounds(6, 1.01, 0.01, 1) }]);
-    const report = JSON.parse(JSON.stringify(addGpuSection(cpu, outcome, kJudging))) as unknown;
+    const report = JSON.parse(JSON.stringify(addGpuSection(cpu, outcome, verdictPlan(kTinySettings.rounds, kJudging.margin)))) as unknown;
     const parsed = parseReport(report, 'gpu');
     expect(parsed.benches.map((b) => b.name)).toEqual(['pkg:op:a', 'gpu-kernels:free-batch:freeBatch 16384']);
     expect(parsed.benches[1]?.gpuTiming).toBe(outcome.timing);
@@ -77,11 +78,12 @@ describe('bench:gpu-kernels,rounds', () => {
     expect(parsed.machine.gpu?.cpuEmulated).toBe(outcome.device.cpuEmulated);
     const info = parsed.ratios.filter((r) => r.informational === true);
     expect(info.map((r) => [r.name, r.metric])).toEqual([['gpu-kernels:plan-decode:planDecode gpu/cpu 1 8×64', 'gpu / cpu']]);
-    // The summary counts the two gating ratios (a CPU bench, the GPU free) and one informational.
+    // The summary counts the two gating ratios (a CPU bench, the GPU free) and one informational; two rounds decide nothing.
     expect(parsed.summary).toMatchObject({ benches: 2, informational: 1 });
+    expect(parsed.ratios.find((r) => r.name === 'gpu-kernels:free-batch:freeBatch 16384')?.verdict).toBe('inconclusive');
     expect(githubActionBenchmark(parsed).map((e) => e.name)).toContain('gpu-kernels:plan-decode:planDecode gpu/cpu 1 8×64 (gpu / cpu)');
     expect(Object.keys(bencherMetricFormat(parsed)['gpu-kernels:plan-decode:planDecode gpu/cpu 1 8×64'] ?? {})).toEqual(['gpu-cpu-ratio']);
-    const compared = compareReports(parsed, parsed, { margin: 0.05, times: 'info', resamples: 1_000 });
+    const compared = compareReports(parsed, parsed, { margin: 0.05, times: 'info' });
     expect(compared.rows.filter((r) => r.name === 'gpu-kernels:free-batch:freeBatch 16384').map((r) => r.metric)).toEqual(['checks ratio', 'time checks-off', 'time checks-on']);
   });
 });

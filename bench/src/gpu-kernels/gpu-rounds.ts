@@ -19,7 +19,7 @@ import type { StopReason } from '../harness/ab-rounds.js';
 import { kBatchSamples, kBatchThresholdNs, kSamplesMax, kSamplesMin, type RunSettings } from '../harness/measure-settings.js';
 import { median } from '../stats/robust-center.js';
 import { seededRandom, shuffleInPlace } from '../stats/seeded-random.js';
-import { judgeRatios } from '../stats/verdict.js';
+import { judgeRatios, verdictPlan } from '../stats/verdict.js';
 import { createEmptyRep } from './empty-pass.js';
 import type { CaseRig, GpuCase, GpuVariantId, VariantRunner } from './gpu-cases.js';
 import { GpuTimer, kRepsPerSubmitMax, type EncodeRep, type GpuTiming } from './gpu-timer.js';
@@ -82,10 +82,9 @@ export interface GpuProgress {
 
 export interface GpuRunOptions {
   readonly settings: RunSettings;
-  /** Seeds the schedule and the verdicts' bootstrap. */
+  /** Seeds the schedule. */
   readonly seed: number;
   readonly margin: number;
-  readonly resamples: number;
   /** A/A calibration: each compared variant runs its baseline's code. */
   readonly aa: boolean;
   /** The device; by default `acquireDevice({ timestampQuantization: false })`, destroyed at the end. */
@@ -171,12 +170,17 @@ export async function runGpuRounds(cases: readonly GpuCase[], options: GpuRunOpt
     const results: GpuCaseRounds[] = cases.map((c, i) => ({ case: c, rounds: [], repsPerSlice: (runners[i] as CaseRunner).reps }));
     const random = seededRandom(options.seed ^ 0x67707572);
     const { roundsMin, roundsMax, budgetSeconds } = settings.rounds;
+    const plan = verdictPlan(settings.rounds, options.margin);
+    // A free case goes on past roundsMin until a look decides it; the comparisons stop there.
+    const done = new Set<GpuCaseRounds>();
     let roundsRun = 0;
     let stopReason: StopReason = 'decided';
     for (let round = 1; ; round++) {
-      const pending = results
-        .map((r, i) => ({ r, i }))
-        .filter(({ r }) => round <= roundsMin || (r.case.kind === 'checks' && judgeRatios(r.rounds.map((s) => s.ratio), options.margin, { resamples: options.resamples, seed: options.seed }).verdict === 'inconclusive'));
+      const lookedAt = round - 1;
+      if (plan.looks.includes(lookedAt)) {
+        for (const r of results) if (r.case.kind !== 'checks' || judgeRatios(r.rounds.map((s) => s.ratio), plan).verdict !== 'inconclusive') done.add(r);
+      }
+      const pending = results.map((r, i) => ({ r, i })).filter(({ r }) => round <= roundsMin || !done.has(r));
       if (pending.length === 0) break;
       if (round > roundsMax) {
         stopReason = 'rounds-max';

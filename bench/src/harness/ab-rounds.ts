@@ -1,19 +1,19 @@
 /**
- * The A/A-safe A/B schedule. A round runs every unit still active once, in a shuffled order. For
- * each case (`isolation: 'case'`), or for the whole file (`'file'`), both variants get a
- * fresh child process, pinned to the same core. For each case both children build and warm it
- * up, then they take turns timing it, slice after slice, in a random order per slice pair — while
- * one measures, the other waits idle on its stdin. Both variants thus sample the same stretches
- * of a noisy machine, and the round's ratio (checks-on median / checks-off median) cancels that
- * noise; the bootstrap over rounds then gives the interval. After `roundsMin` rounds a decided
- * unit stops — a case under `isolation: 'case'`, a file whose cases are all decided under
- * `'file'` — and the rest get more rounds up to `roundsMax` or the time budget, so the budget goes
- * to the cases still undecided.
+ * The A/A-safe A/B schedule. A round runs every case still active once, in a shuffled order. For
+ * each case both variants get a fresh child process, pinned to the same core, holding that case
+ * alone (so a case's JIT state is its own, and a `--filter` run measures it as the full run does).
+ * Both children build and warm it up, then they take turns timing it, slice after slice, in a
+ * random order per slice pair — while one measures, the other waits idle on its stdin. Both
+ * variants thus sample the same stretches of a noisy machine, and the round's ratio (checks-on
+ * median / checks-off median) cancels that noise; the rounds' distribution-free interval then
+ * gives the verdict. Verdicts are read at the plan's looks only (`roundsMin`, then doubling, then
+ * `roundsMax`): a case decided at a look stops, the rest run on to the next look or the time
+ * budget, so the budget goes to the cases still undecided.
  */
 import { median } from '../stats/robust-center.js';
 import { seededRandom, shuffleInPlace } from '../stats/seeded-random.js';
-import { judgeRatios, kRoundsForVerdictMin, type RatioJudgement } from '../stats/verdict.js';
-import type { VariantId } from './bench-pair.js';
+import { judgeRatios, verdictPlan, type RatioJudgement, type VerdictPlan } from '../stats/verdict.js';
+import type { SetupContext, VariantId } from './bench-pair.js';
 import type { BenchCase } from './bench-files.js';
 import type { CaseStats, ChildPort, ChildStart, WarmupStats } from './child-protocol.js';
 import type { Pinning } from './pinning.js';
@@ -80,12 +80,13 @@ export interface AbProgress {
 export interface AbOptions {
   readonly settings: RunSettings;
   readonly pinning: Pinning;
-  /** Seeds the schedule (file order, variant order) and the bootstrap. */
+  /** Seeds the schedule (case order, variant order). */
   readonly seed: number;
   readonly margin: number;
-  readonly resamples: number;
   /** A/A calibration: both children run with checks off. */
   readonly aa: boolean;
+  /** Handed to every child, for its cases' setups. */
+  readonly context: SetupContext;
   readonly onProgress?: (p: AbProgress) => void;
   /** Starts one child; tests replace it. */
   readonly startChild: (start: ChildStart, pinning: Pinning) => Promise<ChildPort>;
@@ -94,8 +95,8 @@ export interface AbOptions {
 }
 
 /** The judgement of a case's rounds so far. */
-export function judgeCase(rounds: readonly RoundSample[], margin: number, resamples: number, seed: number): RatioJudgement {
-  return judgeRatios(rounds.map((r) => r.ratio), margin, { resamples, seed });
+export function judgeCase(rounds: readonly RoundSample[], plan: VerdictPlan): RatioJudgement {
+  return judgeRatios(rounds.map((r) => r.ratio), plan);
 }
 
 /**
@@ -104,25 +105,22 @@ export function judgeCase(rounds: readonly RoundSample[], margin: number, resamp
  * @throws Error when a child fails (its stderr tail is in the message).
  */
 export async function runAbRounds(cases: readonly BenchCase[], options: AbOptions): Promise<AbOutcome> {
-  const { settings, pinning, margin, resamples, seed } = options;
+  const { settings, pinning } = options;
+  const plan = verdictPlan(settings.rounds, options.margin);
+  const looks = new Set(plan.looks);
   const now = options.nowMs ?? (() => Date.now());
   const startMs = now();
-  const random = seededRandom(seed ^ 0x5c4ed);
+  const random = seededRandom(options.seed ^ 0x5c4ed);
   const records: CaseRounds[] = cases.map((c) => ({ case: c, rounds: [] as RoundSample[] }));
-  // The unit a pair of children serves, and that stops once decided: one case, or one file's cases.
-  const groups: (readonly CaseRounds[])[] =
-    settings.isolation === 'file'
-      ? [...new Set(cases.map((c) => c.file))].map((f) => records.filter((r) => r.case.file === f))
-      : records.map((r) => [r]);
-  const roundMsOf = new Map<readonly CaseRounds[], number>();
-  const active = new Set(groups);
-  // A case's verdict, recomputed only when it gained rounds (each is a 10 000-resample bootstrap).
+  const roundMsOf = new Map<CaseRounds, number>();
+  const active = new Set(records);
+  // A case's verdict, recomputed only when it gained rounds.
   const judged = new Map<CaseRounds, { readonly rounds: number; readonly verdict: RatioJudgement['verdict'] }>();
   const verdictOf = (r: CaseRounds): RatioJudgement['verdict'] => {
     if (r.rounds.length === 0) return 'inconclusive';
     const cached = judged.get(r);
     if (cached?.rounds === r.rounds.length) return cached.verdict;
-    const verdict = judgeCase(r.rounds, margin, resamples, seed).verdict;
+    const verdict = judgeCase(r.rounds, plan).verdict;
     judged.set(r, { rounds: r.rounds.length, verdict });
     return verdict;
   };
@@ -137,16 +135,17 @@ export async function runAbRounds(cases: readonly BenchCase[], options: AbOption
   let stopReason: StopReason = 'decided';
   let counts = tally();
 
-  // One pair of children for `groupRecords` (one case, or every case of the file), alive for all of them.
-  const runGroup = async (groupRecords: readonly CaseRounds[]): Promise<void> => {
-    const file = (groupRecords[0] as CaseRounds).case.file;
+  // One pair of children for one case, alive for its round.
+  const runCase = async (record: CaseRounds): Promise<void> => {
+    const file = record.case.file;
     const order: VariantId[] = random() < 0.5 ? ['checks-off', 'checks-on'] : ['checks-on', 'checks-off'];
     const start = (variant: VariantId): ChildStart => ({
       file,
       variant,
-      cases: groupRecords.map((r) => ({ name: r.case.name, pairIndex: r.case.pairIndex, pointIndex: r.case.pointIndex })),
+      cases: [{ name: record.case.name, pairIndex: record.case.pairIndex, pointIndex: record.case.pointIndex }],
       warmupMs: settings.measure.warmupMs,
       aa: options.aa,
+      context: options.context,
     });
     const ports = new Map<VariantId, ChildPort>();
     try {
@@ -156,40 +155,40 @@ export async function runAbRounds(cases: readonly BenchCase[], options: AbOption
         children++;
       }
       const port = (v: VariantId): ChildPort => ports.get(v) as ChildPort;
-      for (const [index, record] of groupRecords.entries()) {
-        options.onProgress?.({ round, file, caseName: record.case.name, elapsedSeconds: (now() - startMs) / 1000, children, ...counts });
-        const warmups = new Map<VariantId, WarmupStats>();
-        for (const variant of order) warmups.set(variant, await port(variant).setup(index));
-        const slices = new Map<VariantId, CaseStats[]>([['checks-off', []], ['checks-on', []]]);
-        for (let s = 0; s < settings.measure.slices; s++) {
-          const pairOrder: VariantId[] = random() < 0.5 ? ['checks-off', 'checks-on'] : ['checks-on', 'checks-off'];
-          let pair: CaseStats[] = [];
-          // Bounded: a disturbed pair is timed again at most kDisturbedRetriesMax times.
-          for (let attempt = 0; attempt <= kDisturbedRetriesMax; attempt++) {
-            if (attempt > 0) retries++;
-            pair = [];
-            for (const variant of pairOrder) pair.push(await port(variant).measure(index, settings.measure.sliceMs));
-            if (!pair.some((p) => p.cpuShare < kCpuShareMin)) break;
-          }
-          pairOrder.forEach((variant, i) => (slices.get(variant) as CaseStats[]).push(pair[i] as CaseStats));
+      // The child holds this one case, at index 0 of its list.
+      const index = 0;
+      options.onProgress?.({ round, file, caseName: record.case.name, elapsedSeconds: (now() - startMs) / 1000, children, ...counts });
+      const warmups = new Map<VariantId, WarmupStats>();
+      for (const variant of order) warmups.set(variant, await port(variant).setup(index));
+      const slices = new Map<VariantId, CaseStats[]>([['checks-off', []], ['checks-on', []]]);
+      for (let s = 0; s < settings.measure.slices; s++) {
+        const pairOrder: VariantId[] = random() < 0.5 ? ['checks-off', 'checks-on'] : ['checks-on', 'checks-off'];
+        let pair: CaseStats[] = [];
+        // Bounded: a disturbed pair is timed again at most kDisturbedRetriesMax times.
+        for (let attempt = 0; attempt <= kDisturbedRetriesMax; attempt++) {
+          if (attempt > 0) retries++;
+          pair = [];
+          for (const variant of pairOrder) pair.push(await port(variant).measure(index, settings.measure.sliceMs));
+          if (!pair.some((p) => p.cpuShare < kCpuShareMin)) break;
         }
-        const off = slices.get('checks-off') as CaseStats[];
-        const on = slices.get('checks-on') as CaseStats[];
-        const offNs = median(off.map((x) => x.p50Ns));
-        const onNs = median(on.map((x) => x.p50Ns));
-        record.rounds.push({
-          round,
-          first: order[0] as VariantId,
-          offNs,
-          onNs,
-          offEmptyNs: port('checks-off').empty.p50Ns,
-          onEmptyNs: port('checks-on').empty.p50Ns,
-          ratio: onNs / offNs,
-          cpuShareMin: Math.min(...off.map((x) => x.cpuShare), ...on.map((x) => x.cpuShare)),
-          offWarmup: warmups.get('checks-off') as WarmupStats,
-          onWarmup: warmups.get('checks-on') as WarmupStats,
-        });
+        pairOrder.forEach((variant, i) => (slices.get(variant) as CaseStats[]).push(pair[i] as CaseStats));
       }
+      const off = slices.get('checks-off') as CaseStats[];
+      const on = slices.get('checks-on') as CaseStats[];
+      const offNs = median(off.map((x) => x.p50Ns));
+      const onNs = median(on.map((x) => x.p50Ns));
+      record.rounds.push({
+        round,
+        first: order[0] as VariantId,
+        offNs,
+        onNs,
+        offEmptyNs: port('checks-off').empty.p50Ns,
+        onEmptyNs: port('checks-on').empty.p50Ns,
+        ratio: onNs / offNs,
+        cpuShareMin: Math.min(...off.map((x) => x.cpuShare), ...on.map((x) => x.cpuShare)),
+        offWarmup: warmups.get('checks-off') as WarmupStats,
+        onWarmup: warmups.get('checks-on') as WarmupStats,
+      });
     } finally {
       for (const p of ports.values()) await p.close();
     }
@@ -201,20 +200,21 @@ export async function runAbRounds(cases: readonly BenchCase[], options: AbOption
       stopReason = 'rounds-max';
       break;
     }
-    const nextRoundMs = [...active].reduce((ms, g) => ms + (roundMsOf.get(g) ?? 0), 0);
-    if (round >= kRoundsForVerdictMin && (now() - startMs + nextRoundMs) / 1000 > settings.rounds.budgetSeconds) {
+    const nextRoundMs = [...active].reduce((ms, r) => ms + (roundMsOf.get(r) ?? 0), 0);
+    // The budget never stops a run before its first look: without it no case has a verdict.
+    if (round >= settings.rounds.roundsMin && (now() - startMs + nextRoundMs) / 1000 > settings.rounds.budgetSeconds) {
       stopReason = 'budget';
       break;
     }
     round++;
-    for (const group of shuffleInPlace([...active], random)) {
-      const groupStartMs = now();
-      await runGroup(group);
+    for (const record of shuffleInPlace([...active], random)) {
+      const caseStartMs = now();
+      await runCase(record);
       counts = tally();
-      roundMsOf.set(group, now() - groupStartMs);
+      roundMsOf.set(record, now() - caseStartMs);
     }
-    if (round >= settings.rounds.roundsMin) {
-      for (const group of [...active]) if (group.every((r) => verdictOf(r) !== 'inconclusive')) active.delete(group);
+    if (looks.has(round)) {
+      for (const record of [...active]) if (verdictOf(record) !== 'inconclusive') active.delete(record);
     }
   }
   return { cases: records, roundsRun: round, elapsedSeconds: (now() - startMs) / 1000, stopReason, children, retries };

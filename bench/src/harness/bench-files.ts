@@ -13,6 +13,7 @@ export const kBenchFiles: readonly string[] = [
   'allocator-core/free-segments.bench.ts',
   'prefix-cache/finish.bench.ts',
   'host-pool/alloc-free.bench.ts',
+  'host-pool/kv-copy.bench.ts',
 ];
 
 /** One case: one point of one pair of one file. */

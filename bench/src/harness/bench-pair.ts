@@ -31,6 +31,15 @@ export const kVariants: readonly { readonly id: VariantId; readonly checks: bool
 /** The variant every ratio divides by. */
 export const kBaselineVariant: VariantId = 'checks-off';
 
+/**
+ * What a run hands every case's setup besides its point: the run's choices that are not swept.
+ * Each child gets it in its `ChildStart`.
+ */
+export interface SetupContext {
+  /** KV bytes per token of the model the host pool's copy cycle copies for (`--model`, `--kv-bytes-per-token`). */
+  readonly kvBytesPerToken: number;
+}
+
 /** A pair as a bench file writes it. */
 export interface BenchPairSpec<A extends BenchArgs> {
   /** Name with `$key` placeholders for the swept parameters, e.g. `free $dcp×$kernelPage`. */
@@ -40,12 +49,19 @@ export interface BenchPairSpec<A extends BenchArgs> {
   /** The points `--quick` runs (a subset of `points`). */
   readonly pointsQuick: readonly A[];
   /**
+   * Whether the pair's ratio gates: a gated ratio's verdict decides the exit status; an ungated
+   * one is tracked (history, `bench:compare`) but informational.
+   * @defaultValue true
+   */
+  readonly gated?: boolean;
+  /**
    * Builds the state for one variant (untimed) and returns the timed op.
    *
    * @param args - one point of the sweep.
    * @param checks - the variant: in-line checks on or off, passed explicitly to every constructor.
+   * @param context - the run's settings that are not swept.
    */
-  readonly setup: (args: A, checks: boolean) => TimedOp;
+  readonly setup: (args: A, checks: boolean, context: SetupContext) => TimedOp;
 }
 
 /** A registered pair (the type parameter erased). */
@@ -54,7 +70,8 @@ export interface BenchPair {
   readonly points: readonly BenchArgs[];
   readonly pointsQuick: readonly BenchArgs[];
   readonly baseline: VariantId;
-  readonly setup: (args: BenchArgs, checks: boolean) => TimedOp;
+  readonly gated: boolean;
+  readonly setup: (args: BenchArgs, checks: boolean, context: SetupContext) => TimedOp;
 }
 
 /**
@@ -72,7 +89,7 @@ export function benchPair<A extends BenchArgs>(spec: BenchPairSpec<A>): BenchPai
   for (const p of spec.pointsQuick) {
     if (!full.has(expandName(spec.name, p))) throw new Error(`bench "${spec.name}": quick point ${JSON.stringify(p)} is not a full point`);
   }
-  return { name: spec.name, points: spec.points, pointsQuick: spec.pointsQuick, baseline: kBaselineVariant, setup: spec.setup as BenchPair['setup'] };
+  return { name: spec.name, points: spec.points, pointsQuick: spec.pointsQuick, baseline: kBaselineVariant, gated: spec.gated ?? true, setup: spec.setup as BenchPair['setup'] };
 }
 
 /** The name with each `$key` replaced by its value (longest keys first, so `$dcp` never eats `$dcpSize`). */

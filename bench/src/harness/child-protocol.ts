@@ -8,7 +8,7 @@
  * Start: `ChildStart` as the one JSON argument. Then JSON lines: `ChildCommand` on the child's
  * stdin, `ChildReply` on its stdout after {@link kChildReplyMarker}.
  */
-import type { VariantId } from './bench-pair.js';
+import type { SetupContext, VariantId } from './bench-pair.js';
 
 /** Prefix of every reply line; anything else on stdout is ignored. */
 export const kChildReplyMarker = 'kvfuzz-bench-child ';
@@ -26,6 +26,8 @@ export interface ChildStart {
   readonly warmupMs: number;
   /** A/A calibration: the checks-on child runs with checks off too, so the ratio shows the harness's own bias. */
   readonly aa: boolean;
+  /** Handed to every case's setup. */
+  readonly context: SetupContext;
 }
 
 export type ChildCommand =

@@ -3,6 +3,7 @@
  * mitata's own defaults (642 ms per case, 4096 calls per sample) would make one round of every
  * case take minutes, so each child passes these to mitata's `measure`.
  */
+import { kMarginDefault, verdictPlan } from '../stats/verdict.js';
 
 /** Calls per mitata sample when a call is short: a sample of a fast op lasts at most ~8 ms. */
 export const kBatchSamples = 512;
@@ -40,49 +41,37 @@ export interface RoundSettings {
   readonly budgetSeconds: number;
 }
 
-/**
- * What one pair of children holds. `case`: one case, so its JIT state is its own whatever else the
- * run measures — a `--filter` run measures a case as the full run does. `file`: every case of a
- * file, in file order (fewer process starts, but a case's ratio then depends on the JIT feedback
- * the cases before it left).
- */
-export type Isolation = 'case' | 'file';
-
-/**
- * How a child loads the code it measures. `bundle`: one esbuild bundle of the bench file with the
- * packages' sources (quick to start). `modules`: the bench file bundled alone, the packages
- * imported as separate ES modules from their tsc-built `dist/`, as an installed package is (the
- * run builds them first). The two loadings compile differently, so ratios are only compared
- * within one layout (bench/README.md, "What the bundle changes").
- */
-export type Layout = 'bundle' | 'modules';
-
 export interface RunSettings {
   readonly mode: 'quick' | 'full';
-  readonly isolation: Isolation;
-  readonly layout: Layout;
   readonly measure: MeasureSettings;
   readonly rounds: RoundSettings;
 }
 
-/** `--quick`: about a minute and a half on a 2-core machine; verdicts may stay inconclusive. */
+/**
+ * `--quick` (pull-request mode): 9 rounds of every quick case, one look at 95%, about 4 minutes
+ * on a 2-core machine. Nine is the fewest rounds whose interval drops a round at each end
+ * (`[x(2), x(8)]`), so one disturbed round cannot decide or block a verdict; a case the rounds do
+ * not decide stays inconclusive, which never fails the exit status.
+ */
 export const kQuickSettings: RunSettings = {
   mode: 'quick',
-  isolation: 'case',
-  layout: 'bundle',
   measure: { warmupMs: 80, sliceMs: 20, slices: 3 },
-  rounds: { roundsMin: 5, roundsMax: 10, budgetSeconds: 100 },
+  rounds: { roundsMin: 9, roundsMax: 9, budgetSeconds: 300 },
 };
 
-/** The full run: 10 to 15 minutes (a round of all 42 benches takes about 70 s), not part of CI. */
+/**
+ * The full run, the gate: looks at 10, 20 and 40 rounds (each at 98.3%), about 20–25 minutes on
+ * a 2-core machine. The budget lets the cases still undecided after 10 rounds (those near the
+ * margin) reach their later looks; a shorter budget leaves them inconclusive.
+ */
 export const kFullSettings: RunSettings = {
   mode: 'full',
-  isolation: 'case',
-  layout: 'bundle',
   measure: { warmupMs: 150, sliceMs: 50, slices: 6 },
-  rounds: { roundsMin: 10, roundsMax: 40, budgetSeconds: 840 },
+  rounds: { roundsMin: 10, roundsMax: 40, budgetSeconds: 1380 },
 };
 
-if (kQuickSettings.rounds.roundsMin > kQuickSettings.rounds.roundsMax || kFullSettings.rounds.roundsMin > kFullSettings.rounds.roundsMax) {
-  throw new Error('roundsMin exceeds roundsMax');
+// Each mode's first look must be able to decide: its rounds reach the look's confidence.
+for (const settings of [kQuickSettings, kFullSettings]) {
+  const plan = verdictPlan(settings.rounds, kMarginDefault);
+  if (settings.rounds.roundsMin < plan.roundsForVerdict) throw new Error(`${settings.mode}: roundsMin ${settings.rounds.roundsMin} is below the ${plan.roundsForVerdict} rounds a verdict needs`);
 }

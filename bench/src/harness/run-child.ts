@@ -98,7 +98,7 @@ async function main(raw: string | undefined, pairs: readonly BenchPair[]): Promi
       const args = pair?.points[c?.pointIndex ?? -1] as BenchArgs | undefined;
       if (c === undefined || pair === undefined || args === undefined) throw new Error(`${start.file} has no case ${command.index}`);
       current = null;
-      const op = pair.setup(args, checks);
+      const op = pair.setup(args, checks, start.context);
       const warmup = warmUp(op, start.warmupMs);
       current = { index: command.index, op };
       reply({ op: 'setup', index: command.index, warmup });

@@ -11,13 +11,15 @@ import type { HistoryMachine, HistoryRatio, HistoryRecord } from './types.js';
 
 /** Every verdict a ratio may carry (bench/README.md, "How a run works" 6). */
 const kVerdicts: readonly Verdict[] = ['pass', 'fail', 'inconclusive'];
-/** The isolations a run may have used (bench/README.md, "How a run works" 2). */
+/** The isolations a run may have used (`file`: reports from before every case got its own children). */
 export const kIsolations = ['case', 'file'] as const;
-/** The layouts a run may have used (bench/README.md, "How a run works" 2). */
+/** The layouts a run may have used (`modules`: the removed `--layout modules`). */
 export const kLayouts = ['bundle', 'modules'] as const;
+/** How a run's intervals may have been made; a report without the field used a bootstrap. */
+export const kIntervals = ['order-statistic'] as const;
 
 /** The record fields a bench report supplies. */
-export type BenchPart = Pick<HistoryRecord, 'benchCreatedAt' | 'mode' | 'filter' | 'isolation' | 'layout' | 'margin' | 'confidence' | 'machine' | 'ratios'>;
+export type BenchPart = Pick<HistoryRecord, 'benchCreatedAt' | 'mode' | 'filter' | 'isolation' | 'layout' | 'interval' | 'margin' | 'confidence' | 'machine' | 'ratios'>;
 
 /** Reads one ratio entry: positive numbers with `ciLow ≤ ratio ≤ ciHigh`, and `metric` / `informational` when present. */
 export function readRatio(f: JsonFields, value: unknown, path: string): HistoryRatio {
@@ -77,6 +79,7 @@ export function benchPart(input: InputDocument): BenchPart {
     isolation: f.oneOf(settings['isolation'] ?? 'file', 'settings.isolation', kIsolations),
     // Recorded only when the report says: before the setting, children ran the bundle or tsx.
     ...(settings['layout'] === undefined ? {} : { layout: f.oneOf(settings['layout'], 'settings.layout', kLayouts) }),
+    ...(settings['interval'] === undefined ? {} : { interval: f.oneOf(settings['interval'], 'settings.interval', kIntervals) }),
     margin: f.number(settings['margin'], 'settings.margin', 'non-negative'),
     confidence: f.number(settings['confidence'], 'settings.confidence', 'positive'),
     machine: readMachine(f, d['machine']),

@@ -88,6 +88,17 @@ describe('bench:history,add', () => {
     expect(run(dir, ['list']).status).toBe(0);
   });
 
+  it('records how the run made its intervals when the report says, and refuses a method it does not know', () => {
+    const dir = workspace();
+    expect(run(dir, ['add', '--bench', 'bench.json'], deps(fakeCommit('a', 1))).status).toBe(0);
+    expect(addWithSetting(dir, { interval: 'order-statistic' }, 'b', 2).status).toBe(0);
+    const bad = addWithSetting(dir, { interval: 'bootstrap' }, 'c', 3);
+    expect(bad.status).toBe(2);
+    expect(bad.err).toMatch(/settings\.interval/);
+    expect(historyLines(dir).map((l) => (JSON.parse(l) as HistoryRecord).interval)).toEqual([undefined, 'order-statistic']);
+    expect(run(dir, ['list']).status).toBe(0);
+  });
+
   it('keeps a ratio\'s metric and informational flag when the report has them', () => {
     const dir = workspace();
     const bench = fixtureBenchReport([['pkg:op:a 1×1', 1.0], ['gpu:free:batch 64', 0.5]]);
@@ -240,14 +251,15 @@ describe('bench:history,report', () => {
     const dir = withHistory(fixtureHistory());
     const r = run(dir, ['report', '--out', 'report/history.html', '--json', 'charts.json']);
     expect(r.status, r.err).toBe(0);
-    expect(lastLine(r.out)).toBe('bench:history report: 6 charts (2 ratios, 2 fuzz targets, 2 mutants) over 4 records of 3 commits; wrote report/history.html');
+    expect(lastLine(r.out)).toBe('bench:history report: 6 charts (2 ratios, 2 fuzz targets, 2 mutants) over 4 records of 4 commits; wrote report/history.html');
     const html = readFileSync(join(dir, 'report/history.html'), 'utf8');
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).toContain('<div class="charts" id="charts-ratio"></div>');
     expect(html).toContain('Permission is hereby granted'); // uPlot's MIT licence travels with its code
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/); // self-contained
     const data = JSON.parse(readFileSync(join(dir, 'charts.json'), 'utf8')) as HistoryChartData;
-    expect(data.commits.map((c) => `${c.short}${c.dirty ? '*' : ''} ${c.mode}`)).toEqual(['aaaaaaa quick', 'bbbbbbb quick', 'ccccccc* quick', 'ccccccc* full']);
+    expect(html.indexOf('<section id="summary">')).toBeLessThan(html.indexOf('<section id="section-ratio">'));
+    expect(data.commits.map((c) => `${c.short}${c.dirty ? '*' : ''} ${c.mode}`)).toEqual(['aaaaaaa* quick', 'bbbbbbb full', 'ccccccc quick', 'ddddddd full']);
     expect(Object.fromEntries(data.charts.map((c) => [c.metric, c.points]))).toEqual(kFixturePoints);
   });
 
@@ -270,7 +282,7 @@ describe('bench:history,report', () => {
   it('list prints one row per record and the count last', () => {
     const r = run(withHistory(fixtureHistory()), ['list']);
     expect(r.status, r.err).toBe(0);
-    expect(r.out).toMatch(/cccccccccccc\*\s+2026-11-03\s+full\s+2/);
-    expect(lastLine(r.out)).toBe('bench:history list: 4 records of 3 commits in history.jsonl');
+    expect(r.out).toMatch(/aaaaaaaaaaaa\*\s+2026-11-01\s+quick\s+1/);
+    expect(lastLine(r.out)).toBe('bench:history list: 4 records of 4 commits in history.jsonl');
   });
 });

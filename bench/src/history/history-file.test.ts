@@ -43,7 +43,7 @@ describe('bench:history,file', () => {
     })();
     expect(error).toBeInstanceOf(HistoryFileError);
     expect((error as HistoryFileError).line).toBe(2);
-    expect((error as Error).message).toMatch(/line 2: commit bbbbbbbbbbbb \(quick\) repeats line 1/);
+    expect((error as Error).message).toMatch(/line 2: commit bbbbbbbbbbbb \(full\) repeats line 1/);
   });
 
   it('a missing file is an empty history', () => {

@@ -56,13 +56,18 @@ export function fixtureKillTable(rows: readonly (readonly [string, string, numbe
   };
 }
 
+/** The fixture's verdict rule: the interval is the ratio ± 2%, judged at the 3% margin. */
+function fixtureVerdict(ratio: number): 'pass' | 'fail' | 'inconclusive' {
+  return ratio * 1.02 < 1.03 ? 'pass' : ratio * 0.98 > 1.03 ? 'fail' : 'inconclusive';
+}
+
 function record(
   commit: CommitInfo,
   mode: 'quick' | 'full',
-  ratios: readonly (readonly [string, number])[],
+  ratios: readonly (readonly [string, number, boolean?])[],
   fuzz: HistoryRecord['fuzz'],
   killTable: HistoryRecord['killTable'],
-  method: Pick<HistoryRecord, 'isolation' | 'layout'> = {},
+  method: Pick<HistoryRecord, 'isolation' | 'layout' | 'interval'> = {},
 ): HistoryRecord {
   return {
     kvfuzz: kHistorySchema,
@@ -75,7 +80,7 @@ function record(
     margin: 0.03,
     confidence: 0.95,
     machine: { cpu: 'Test CPU', cores: 2, node: 'v20.19.0', os: 'linux 6.1.0 x64', pinned: true },
-    ratios: ratios.map(([name, ratio]) => ({ name, ratio, ciLow: ratio * 0.98, ciHigh: ratio * 1.02, verdict: 'inconclusive', rounds: 5 })),
+    ratios: ratios.map(([name, ratio, informational]) => ({ name, ratio, ciLow: ratio * 0.98, ciHigh: ratio * 1.02, verdict: fixtureVerdict(ratio), rounds: 5, ...(informational === true ? { informational } : {}) })),
     fuzz,
     killTable,
   };
@@ -89,11 +94,15 @@ const fuzz = (rates: readonly (readonly [string, number])[]): HistoryRecord['fuz
 });
 
 /**
- * Four records of three commits, written out of commit order (the report sorts them):
- * ratio `a:x:one` at every record (4 points), `a:x:two` from commit 2 on (3 points); fuzz target
- * `alpha` at 3 records, `beta` at 1; mutant `m-killed` detected at 2 records, `m-survivor`
- * survived (0 points). The first two ran a child pair per file; commit 3 per case, its full run in
- * the modules layout: two method steps.
+ * Four records of four commits, written out of commit order (the report sorts them):
+ * 1. a quick run with uncommitted changes whose ratio `a:x:one` is an outlier (2.69, as the real
+ *    history's first record): it must not stretch the y axis;
+ * 2. a full run (ratios `a:x:one`, `a:x:two`), fuzz target `alpha`, mutant `m-killed` detected;
+ * 3. a quick run of committed code, a child pair per case from here on, `alpha` and `beta`;
+ * 4. a full run in the modules layout with order-statistic intervals, `a:x:two` informational.
+ * Method steps: before 3 (isolation), before 4 (layout and intervals). Main-series points (full
+ * runs of committed code for ratios, committed records for fuzz and detect) in
+ * {@link kFixturePoints}; `m-survivor` survived every budget.
  */
 export function fixtureHistory(): HistoryRecord[] {
   const killTable = (killedMs: number): HistoryRecord['killTable'] => ({
@@ -105,12 +114,12 @@ export function fixtureHistory(): HistoryRecord[] {
     ],
   });
   return [
-    record(fakeCommit('b', 2), 'quick', [['a:x:one', 1.01], ['a:x:two', 1.2]], fuzz([['alpha', 5000]]), killTable(40)),
-    record(fakeCommit('a', 1), 'quick', [['a:x:one', 1.05]], fuzz([['alpha', 4000]]), null),
-    record(fakeCommit('c', 3, true), 'quick', [['a:x:one', 0.99], ['a:x:two', 1.1]], fuzz([['alpha', 5500], ['beta', 9000]]), killTable(25), { isolation: 'case' }),
-    record(fakeCommit('c', 3, true), 'full', [['a:x:one', 1.0], ['a:x:two', 1.02]], null, null, { isolation: 'case', layout: 'modules' }),
+    record(fakeCommit('b', 2), 'full', [['a:x:one', 1.01], ['a:x:two', 1.2]], fuzz([['alpha', 5000]]), killTable(40)),
+    record(fakeCommit('a', 1, true), 'quick', [['a:x:one', 2.69]], fuzz([['alpha', 4000]]), null),
+    record(fakeCommit('c', 3), 'quick', [['a:x:one', 0.99], ['a:x:two', 1.1]], fuzz([['alpha', 5500], ['beta', 9000]]), killTable(25), { isolation: 'case' }),
+    record(fakeCommit('d', 4), 'full', [['a:x:one', 1.0], ['a:x:two', 1.02, true]], null, null, { isolation: 'case', layout: 'modules', interval: 'order-statistic' }),
   ];
 }
 
-/** The chart point counts of {@link fixtureHistory}, by chart metric. */
-export const kFixturePoints: Readonly<Record<string, number>> = { 'a:x:one': 4, 'a:x:two': 3, alpha: 3, beta: 1, 'm-killed': 2, 'm-survivor': 0 };
+/** The main-series point counts of {@link fixtureHistory}, by chart metric. */
+export const kFixturePoints: Readonly<Record<string, number>> = { 'a:x:one': 2, 'a:x:two': 2, alpha: 2, beta: 1, 'm-killed': 2, 'm-survivor': 0 };

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { kIsolations, kLayouts, readRatios } from './bench-input.js';
+import { kIntervals, kIsolations, kLayouts, readRatios } from './bench-input.js';
 import { fuzzRun, readFuzzTarget } from './fuzz-input.js';
 import type { JsonFields } from './json-fields.js';
 import { readMutants } from './kill-table-input.js';
@@ -61,6 +61,7 @@ export function parseHistoryRecord(f: JsonFields, doc: unknown): HistoryRecord {
     filter: f.stringOrNull(d['filter'], 'filter'),
     ...(d['isolation'] === undefined ? {} : { isolation: f.oneOf(d['isolation'], 'isolation', kIsolations) }),
     ...(d['layout'] === undefined ? {} : { layout: f.oneOf(d['layout'], 'layout', kLayouts) }),
+    ...(d['interval'] === undefined ? {} : { interval: f.oneOf(d['interval'], 'interval', kIntervals) }),
     margin: f.number(d['margin'], 'margin', 'non-negative'),
     confidence: f.number(d['confidence'], 'confidence', 'positive'),
     machine: {

@@ -116,8 +116,15 @@ export interface HistoryRecord {
    * to 0.1 between the two (bench/README.md, "What the bundle changes").
    */
   readonly layout?: 'bundle' | 'modules';
+  /**
+   * How the run's intervals were made (bench/1 `settings.interval`): `order-statistic`, the
+   * median's distribution-free interval read at planned looks. Absent for runs whose intervals
+   * were a percentile bootstrap; intervals may widen at the change.
+   */
+  readonly interval?: 'order-statistic';
   /** Non-inferiority margin of the verdicts (0.03: a ratio's CI must stay below 1.03). */
   readonly margin: number;
+  /** Two-sided confidence of each interval (with looks: the family's 95% shared over them). */
   readonly confidence: number;
   readonly machine: HistoryMachine;
   readonly ratios: readonly HistoryRatio[];

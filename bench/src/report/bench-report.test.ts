@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticReport, syntheticRounds } from '../test-support/synthetic.js';
-import { kBenchSchema, kEmptyFactorMin, parseReport, ReportFormatError } from './bench-report.js';
+import { aaCalibration, aaOutcome, kBenchSchema, kEmptyFactorMin, parseReport, ReportFormatError, type RatioEntry } from './bench-report.js';
 
 describe('bench:report,json', () => {
   const report = syntheticReport([
@@ -22,7 +22,23 @@ describe('bench:report,json', () => {
   it('every ratio is { name, ratio, ciLow, ciHigh, verdict, rounds }', () => {
     expect(report.ratios.map((r) => Object.keys(r))).toEqual(Array(3).fill(['name', 'ratio', 'ciLow', 'ciHigh', 'verdict', 'rounds']));
     expect(report.ratios.map((r) => r.verdict)).toEqual(['pass', 'fail', 'pass']);
-    expect(report.summary).toEqual({ benches: 3, pass: 2, fail: 1, inconclusive: 0, measuringNothing: 1 });
+    expect(report.summary).toEqual({ benches: 3, pass: 2, fail: 1, inconclusive: 0, measuringNothing: 1, informational: 0 });
+  });
+
+  it('records how intervals were made and read: order statistics at the looks, each at the looks\' share of 95%', () => {
+    expect(report.settings).toMatchObject({ interval: 'order-statistic', looks: [9], confidence: 0.95, isolation: 'case', layout: 'bundle', kvModel: { name: 'qwen2.5-0.5b', kvBytesPerToken: 12_288 } });
+    expect(report.settings).not.toHaveProperty('resamples');
+  });
+
+  it('an A/A case is ok when it passes with an interval holding 1, biased when it excludes 1, undecided or a false fail otherwise', () => {
+    const at = (ciLow: number, ciHigh: number, verdict: RatioEntry['verdict']) => ({ ciLow, ciHigh, verdict });
+    expect(aaOutcome(at(0.99, 1.01, 'pass'))).toBe('ok');
+    expect(aaOutcome(at(1.001, 1.02, 'pass'))).toBe('biased');
+    expect(aaOutcome(at(0.97, 0.999, 'pass'))).toBe('biased');
+    expect(aaOutcome(at(0.98, 1.05, 'inconclusive'))).toBe('undecided');
+    expect(aaOutcome(at(1.04, 1.06, 'fail'))).toBe('false-fail');
+    const ratio = (name: string, ciLow: number, ciHigh: number, verdict: RatioEntry['verdict'], metric?: RatioEntry['metric']): RatioEntry => ({ name, ratio: (ciLow + ciHigh) / 2, ciLow, ciHigh, verdict, rounds: 9, ...(metric === undefined ? {} : { metric }) });
+    expect(aaCalibration([ratio('a', 0.99, 1.01, 'pass'), ratio('b', 1.04, 1.06, 'fail'), ratio('c', 0.98, 1.05, 'inconclusive'), ratio('g', 3, 4, 'fail', 'gpu / cpu')])).toEqual({ ok: 1, biased: [], undecided: ['c'], falseFail: ['b'] });
   });
 
   it('keeps per-round samples and marks the checks-off baseline', () => {

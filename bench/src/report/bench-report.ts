@@ -9,11 +9,10 @@
 import { createRequire } from 'node:module';
 import { cpus, loadavg, platform, release, arch } from 'node:os';
 import { median } from '../stats/robust-center.js';
-import { kConfidence } from '../stats/bootstrap.js';
-import type { Verdict } from '../stats/verdict.js';
+import { verdictPlan, type Verdict } from '../stats/verdict.js';
 import { judgeCase, kCpuShareMin, kDisturbedRetriesMax, type AbOutcome } from '../harness/ab-rounds.js';
 import type { ArgValue, VariantId } from '../harness/bench-pair.js';
-import { kBatchSamples, kBatchThresholdNs, kWarmupMsMax, type Isolation, type Layout, type RunSettings } from '../harness/measure-settings.js';
+import { kBatchSamples, kBatchThresholdNs, kWarmupMsMax, type RunSettings } from '../harness/measure-settings.js';
 import type { Pinning } from '../harness/pinning.js';
 import { childMallocTunables } from '../harness/child-env.js';
 import type { GpuTiming } from '../gpu-kernels/gpu-timer.js';
@@ -39,7 +38,11 @@ export interface RatioEntry {
   readonly rounds: number;
   /** Absent on checks ratios (the original schema); `gpu / cpu` on the GPU benches' comparisons. */
   readonly metric?: RatioMetric;
-  /** True when the ratio never gates (the GPU / CPU comparisons): left out of `summary` and the exit status. */
+  /**
+   * True when the ratio never gates — the GPU / CPU comparisons, and checks ratios of pairs
+   * registered `gated: false` (the host pool's bookkeeping cycle): left out of `summary`'s
+   * verdict counts and the exit status, tracked by the history and `bench:compare`.
+   */
   readonly informational?: boolean;
 }
 
@@ -151,6 +154,29 @@ export interface MachineContext {
   readonly gpu?: GpuMachineContext;
 }
 
+/**
+ * What an A/A run says of one case, whose two arms ran the same code: `ok` passes with an
+ * interval that holds 1; `biased` passes but its interval excludes 1 (an order effect of the
+ * harness, or one case in twenty by chance); `undecided` cannot resolve the margin in the rounds
+ * it had; `false-fail` reports a cost where there is none.
+ */
+export type AaOutcome = 'ok' | 'biased' | 'undecided' | 'false-fail';
+
+/** The A/A calibration's per-case outcomes (present when `aa`). */
+export interface AaCalibration {
+  readonly ok: number;
+  readonly biased: readonly string[];
+  readonly undecided: readonly string[];
+  readonly falseFail: readonly string[];
+}
+
+/** The model whose KV bytes the host pool's copy cycle copies (`--model`, `--kv-bytes-per-token`). */
+export interface KvModelSetting {
+  /** A `--model` name, or `custom` for `--kv-bytes-per-token`. */
+  readonly name: string;
+  readonly kvBytesPerToken: number;
+}
+
 export interface BenchReport {
   readonly kvfuzz: typeof kBenchSchema;
   readonly createdAt: string;
@@ -160,15 +186,22 @@ export interface BenchReport {
   readonly filter: string | null;
   readonly settings: {
     readonly margin: number;
+    /** Two-sided confidence of each look's interval (the family's 95% shared over `looks`). */
     readonly confidence: number;
-    readonly resamples: number;
+    /** Rounds at which verdicts were read. Absent in reports before order-statistic intervals. */
+    readonly looks?: readonly number[];
+    /** How intervals are made: `order-statistic` (the median's distribution-free interval). Absent in earlier reports, whose intervals were a percentile bootstrap. */
+    readonly interval?: 'order-statistic';
+    /** Seeds the schedule. */
     readonly seed: number;
     /** How rounds are combined: the median of the per-round ratios. */
     readonly center: 'median';
-    /** What one pair of children held: one case, or every case of a file (see `Isolation`). Absent in reports before 2026-11-29, which ran `file`. */
-    readonly isolation?: Isolation;
-    /** How the children loaded the code (see `Layout`). Absent in reports before 2026-11-29 (evening), which ran `bundle` or, earlier still, tsx from source. */
-    readonly layout?: Layout;
+    /** What one pair of children held: one case (`case`, always now). Absent in reports before 2026-11-29, which ran `file`. */
+    readonly isolation?: 'case' | 'file';
+    /** How the children loaded the code: one bundle (`bundle`, always now). `modules` in reports of the removed `--layout modules`. */
+    readonly layout?: 'bundle' | 'modules';
+    /** The host pool copy cycle's model. Absent in reports before the copy cycle. */
+    readonly kvModel?: KvModelSetting;
     readonly roundsMin: number;
     readonly roundsMax: number;
     readonly budgetSeconds: number;
@@ -187,11 +220,13 @@ export interface BenchReport {
   readonly retries: number;
   readonly stopReason: AbOutcome['stopReason'];
   readonly elapsedSeconds: number;
-  /** Over the gating ratios (`benches` counts them); `informational` counts the GPU / CPU ratios. */
+  /** Over the gating ratios (`benches` counts them); `informational` counts the ratios that never gate. */
   readonly summary: { readonly benches: number; readonly pass: number; readonly fail: number; readonly inconclusive: number; readonly measuringNothing: number; readonly informational?: number };
   readonly ratios: readonly RatioEntry[];
   readonly benches: readonly BenchEntry[];
   readonly warnings: readonly string[];
+  /** The A/A calibration's outcome per case; only when `aa`. */
+  readonly calibration?: AaCalibration;
   /** The GPU group's run and its GPU-vs-CPU comparisons (`pnpm bench --gpu`). */
   readonly gpu?: GpuRunSection;
 }
@@ -244,15 +279,45 @@ export interface ReportInput {
   readonly filter: string | null;
   readonly aa: boolean;
   readonly margin: number;
-  readonly resamples: number;
   readonly seed: number;
+  readonly kvModel: KvModelSetting;
   readonly machine: MachineContext;
   readonly createdAt: Date;
 }
 
+/** What an A/A run's ratio says of the harness (see {@link AaOutcome}). */
+export function aaOutcome(r: Pick<RatioEntry, 'ciLow' | 'ciHigh' | 'verdict'>): AaOutcome {
+  if (r.verdict === 'fail') return 'false-fail';
+  if (r.verdict === 'inconclusive') return 'undecided';
+  return r.ciLow > 1 || r.ciHigh < 1 ? 'biased' : 'ok';
+}
+
+/** The A/A outcomes of every checks ratio (GPU / CPU comparisons left out: their arms differ even in A/A). */
+export function aaCalibration(ratios: readonly RatioEntry[]): AaCalibration {
+  const checks = ratios.filter((r) => r.metric === undefined);
+  const named = (o: AaOutcome): string[] => checks.filter((r) => aaOutcome(r) === o).map((r) => r.name);
+  return { ok: named('ok').length, biased: named('biased'), undecided: named('undecided'), falseFail: named('false-fail') };
+}
+
+/** The summary's counts over `ratios` (verdicts of the gating ones) and `benches` (measuring nothing, gating ones). */
+export function summarize(ratios: readonly RatioEntry[], benches: readonly BenchEntry[]): BenchReport['summary'] {
+  const gating = ratios.filter((r) => r.informational !== true);
+  const gatingNames = new Set(gating.map((r) => r.name));
+  const count = (v: Verdict): number => gating.filter((r) => r.verdict === v).length;
+  return {
+    benches: gating.length,
+    pass: count('pass'),
+    fail: count('fail'),
+    inconclusive: count('inconclusive'),
+    measuringNothing: benches.filter((b) => gatingNames.has(b.name) && (b.variants['checks-off'].measuresNothing || b.variants['checks-on'].measuresNothing)).length,
+    informational: ratios.length - gating.length,
+  };
+}
+
 /** Builds the `bench/1` document from the rounds. */
 export function buildReport(input: ReportInput): BenchReport {
-  const { outcome, settings, margin, resamples, seed } = input;
+  const { outcome, settings, margin, seed } = input;
+  const plan = verdictPlan(settings.rounds, margin);
   const ratios: RatioEntry[] = [];
   const benches: BenchEntry[] = [];
   const warnings: string[] = [];
@@ -261,8 +326,8 @@ export function buildReport(input: ReportInput): BenchReport {
       warnings.push(`${c.name}: no rounds ran`);
       continue;
     }
-    const judged = judgeCase(rounds, margin, resamples, seed);
-    ratios.push({ name: c.name, ratio: judged.ratio, ciLow: judged.ciLow, ciHigh: judged.ciHigh, verdict: judged.verdict, rounds: judged.rounds });
+    const judged = judgeCase(rounds, plan);
+    ratios.push({ name: c.name, ratio: judged.ratio, ciLow: judged.ciLow, ciHigh: judged.ciHigh, verdict: judged.verdict, rounds: judged.rounds, ...(c.pair.gated ? {} : { informational: true }) });
     const off = variantEntry(rounds.map((r) => r.offNs), rounds.map((r) => r.offEmptyNs), false);
     const on = variantEntry(rounds.map((r) => r.onNs), rounds.map((r) => r.onEmptyNs), true);
     benches.push({
@@ -293,7 +358,8 @@ export function buildReport(input: ReportInput): BenchReport {
   if (outcome.stopReason === 'budget') warnings.push(`stopped at the time budget (${settings.rounds.budgetSeconds}s) after ${outcome.roundsRun} rounds`);
   if (!input.machine.taskset.used) warnings.push(input.machine.taskset.note);
   if (input.aa) warnings.push('A/A calibration: both variants ran with checks off, so every ratio measures the harness, not the checks');
-  const count = (v: Verdict): number => ratios.filter((r) => r.verdict === v).length;
+  const unsupported = ratios.filter((r) => r.rounds < plan.roundsForVerdict).length;
+  if (unsupported > 0) warnings.push(`${unsupported} ${unsupported === 1 ? 'case has' : 'cases have'} fewer than the ${plan.roundsForVerdict} rounds a verdict at ${formatConfidence(plan.confidence)} needs: inconclusive`);
   return {
     kvfuzz: kBenchSchema,
     createdAt: input.createdAt.toISOString(),
@@ -302,12 +368,14 @@ export function buildReport(input: ReportInput): BenchReport {
     filter: input.filter,
     settings: {
       margin,
-      confidence: kConfidence,
-      resamples,
+      confidence: plan.confidence,
+      looks: plan.looks,
+      interval: 'order-statistic',
       seed,
       center: 'median',
-      isolation: settings.isolation,
-      layout: settings.layout,
+      isolation: 'case',
+      layout: 'bundle',
+      kvModel: input.kvModel,
       roundsMin: settings.rounds.roundsMin,
       roundsMax: settings.rounds.roundsMax,
       budgetSeconds: settings.rounds.budgetSeconds,
@@ -324,17 +392,18 @@ export function buildReport(input: ReportInput): BenchReport {
     retries: outcome.retries,
     stopReason: outcome.stopReason,
     elapsedSeconds: Math.round(outcome.elapsedSeconds * 10) / 10,
-    summary: {
-      benches: ratios.length,
-      pass: count('pass'),
-      fail: count('fail'),
-      inconclusive: count('inconclusive'),
-      measuringNothing: benches.filter((b) => b.variants['checks-off'].measuresNothing || b.variants['checks-on'].measuresNothing).length,
-    },
+    summary: summarize(ratios, benches),
     ratios,
     benches,
     warnings,
+    ...(input.aa ? { calibration: aaCalibration(ratios) } : {}),
   };
+}
+
+/** A confidence as the tables print it: `95%`, `98.3%`. */
+export function formatConfidence(confidence: number): string {
+  const pct = confidence * 100;
+  return `${Number.isInteger(Math.round(pct * 10) / 10) ? pct.toFixed(0) : pct.toFixed(1)}%`;
 }
 
 /** A report file that is not a readable `bench/1` document. */

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { kSyntheticMachine, syntheticReport, syntheticRounds } from '../test-support/synthetic.js';
-import { classifyChange, compareReports, kCompareMarginDefault } from './compare-reports.js';
+import { kSyntheticMachine, noisy, syntheticReport, syntheticRounds } from '../test-support/synthetic.js';
+import type { BenchReport } from './bench-report.js';
+import { classifyChange, compareReports, kCompareMarginDefault, verdictAgreement } from './compare-reports.js';
 
 const base = syntheticReport([{ name: 'pkg:op:a', rounds: syntheticRounds(12, 1.02, 0.01, 1) }]);
-const opts = { margin: kCompareMarginDefault, times: 'auto' as const, resamples: 2_000 };
+const opts = { margin: kCompareMarginDefault, times: 'auto' as const };
+
+/** The report with `name`'s ratio marked informational (as a pair registered `gated: false` is). */
+function informational(r: BenchReport, name: string): BenchReport {
+  return { ...r, ratios: r.ratios.map((x) => (x.name === name ? { ...x, informational: true } : x)) };
+}
 
 function rowOf(current: ReturnType<typeof syntheticReport>, metric: string) {
   return compareReports(base, current, opts).rows.find((r) => r.metric === metric);
@@ -14,7 +20,7 @@ describe('bench:compare,test', () => {
     const current = syntheticReport([{ name: 'pkg:op:a', rounds: syntheticRounds(12, 1.02 * 1.1, 0.01, 2) }]);
     const row = rowOf(current, 'checks ratio');
     expect(row?.status).toBe('regression');
-    expect(row?.change.ciLow).toBeGreaterThan(1.05);
+    expect(row?.change?.ciLow).toBeGreaterThan(1.05);
     // The checks-on time is 10% slower too (same machine: times gate); checks-off did not move.
     expect(compareReports(base, current, opts).regressions.map((r) => r.metric)).toEqual(['checks ratio', 'time checks-on']);
   });
@@ -91,10 +97,71 @@ describe('bench:compare,test', () => {
     expect(rowOf(few, 'checks ratio')?.status).toBe('too-few-rounds');
   });
 
-  it('classifies intervals against the margin', () => {
+  it('two runs of identical code whose rounds fall in two speeds in different proportions: no regression', () => {
+    // Checks-off times land at 60 µs or 108 µs child by child; the medians jump between the modes (1.8×).
+    const modes = (fast: number, seed: number) => syntheticRounds(12, 1.0, 0.01, seed).map((r, i) => {
+      const offNs = (i < fast ? 60_000 : 108_000) * (noisy(1, 1, 0.01, seed + i)[0] as number);
+      return { ...r, offNs, onNs: offNs * r.ratio };
+    });
+    const a = syntheticReport([{ name: 'pkg:op:a', rounds: modes(9, 10) }]);
+    const b = syntheticReport([{ name: 'pkg:op:a', rounds: modes(5, 30) }]);
+    const row = compareReports(a, b, opts).rows.find((r) => r.metric === 'time checks-off');
+    expect((row?.current ?? 0) / (row?.baseline ?? 1)).toBeGreaterThan(1.5);
+    // The change is the median pairwise ratio (most pairs compare a mode with itself), not the jump of the medians.
+    expect(row?.change?.ratio).toBeLessThan(1.05);
+    expect(row?.status).toBe('inconclusive');
+    expect(compareReports(a, b, opts).regressions).toHaveLength(0);
+  });
+
+  it('an informational ratio never gates, and is flagged when it regresses against its own history', () => {
+    const worse = syntheticReport([{ name: 'pkg:op:a', rounds: syntheticRounds(12, 1.02 * 1.1, 0.01, 2) }]);
+    const result = compareReports(informational(base, 'pkg:op:a'), informational(worse, 'pkg:op:a'), opts);
+    expect(result.regressions).toHaveLength(0);
+    expect(result.informationalRegressions.map((r) => `${r.name} ${r.metric}`)).toEqual(['pkg:op:a checks ratio']);
+    expect(result.rows.every((r) => !r.gating && r.informational)).toBe(true);
+    // A pair that stopped gating is compared with its own gated history the same way.
+    expect(compareReports(base, informational(worse, 'pkg:op:a'), opts).informationalRegressions).toHaveLength(1);
+  });
+
+  it("the host pool copy cycle's ratio does not gate across models", () => {
+    const copy = 'host-pool:kv-copy:alloc+copy+free fresh 1×1';
+    const asCopy = (r: BenchReport, kvBytesPerToken: number): BenchReport => ({
+      ...r,
+      settings: { ...r.settings, kvModel: { name: kvBytesPerToken === 12_288 ? 'qwen2.5-0.5b' : 'llama-3.2-1b', kvBytesPerToken } },
+      benches: r.benches.map((b) => ({ ...b, package: 'host-pool', op: 'kv-copy' })),
+    });
+    const a = asCopy(syntheticReport([{ name: copy, rounds: syntheticRounds(12, 1.0, 0.01, 1) }]), 12_288);
+    const worse = syntheticReport([{ name: copy, rounds: syntheticRounds(12, 1.1, 0.01, 2) }]);
+    expect(compareReports(a, asCopy(worse, 12_288), opts).regressions.map((r) => r.metric)).toContain('checks ratio');
+    const across = compareReports(a, asCopy(worse, 32_768), opts);
+    expect(across.ratiosNote).toMatch(/copy cycle model qwen2\.5-0\.5b \(12288 B\/token\) vs llama-3\.2-1b/);
+    expect(across.regressions.map((r) => r.metric)).not.toContain('checks ratio');
+  });
+
+  it('verdict agreement lists the cases whose verdicts differ between two runs', () => {
+    const a = syntheticReport([
+      { name: 'pkg:op:a', rounds: syntheticRounds(12, 1.0, 0.01, 1) },
+      { name: 'pkg:op:b', rounds: syntheticRounds(12, 1.2, 0.01, 2) },
+      { name: 'pkg:op:c', rounds: syntheticRounds(12, 1.0, 0.01, 3) },
+    ]);
+    const b = syntheticReport([
+      { name: 'pkg:op:a', rounds: syntheticRounds(12, 1.0, 0.01, 4) },
+      { name: 'pkg:op:b', rounds: syntheticRounds(12, 1.03, 0.02, 5) },
+      { name: 'pkg:op:d', rounds: syntheticRounds(12, 1.0, 0.01, 6) },
+    ]);
+    const agreement = verdictAgreement(a, b);
+    expect(agreement.agree).toBe(1);
+    expect(agreement.differ).toEqual([{ name: 'pkg:op:b', first: 'fail', second: 'inconclusive' }]);
+    expect(agreement.unpaired).toEqual(['pkg:op:c', 'pkg:op:d']);
+  });
+
+  it('classifies intervals against the margin, never calling a sub-margin change slower or faster', () => {
     expect(classifyChange({ ratio: 1.1, ciLow: 1.06, ciHigh: 1.14 }, 0.05)).toBe('regression');
-    expect(classifyChange({ ratio: 1.04, ciLow: 1.02, ciHigh: 1.06 }, 0.05)).toBe('slower');
+    expect(classifyChange({ ratio: 1.04, ciLow: 1.02, ciHigh: 1.045 }, 0.05)).toBe('unchanged');
     expect(classifyChange({ ratio: 1.0, ciLow: 0.98, ciHigh: 1.02 }, 0.05)).toBe('unchanged');
-    expect(classifyChange({ ratio: 0.9, ciLow: 0.88, ciHigh: 0.92 }, 0.05)).toBe('faster');
+    expect(classifyChange({ ratio: 0.9, ciLow: 0.88, ciHigh: 0.92 }, 0.05)).toBe('improvement');
+    // The interval bench:compare once called "slower" on identical code: it reaches past the margin without clearing it.
+    expect(classifyChange({ ratio: 1.796, ciLow: 1.035, ciHigh: 1.957 }, 0.05)).toBe('inconclusive');
+    expect(classifyChange({ ratio: 1.0, ciLow: 0.94, ciHigh: 1.02 }, 0.05)).toBe('inconclusive');
   });
 });

@@ -1,8 +1,12 @@
 /**
  * `bench:compare`'s test: for every bench in both reports, the change CURRENT / BASELINE of the
- * per-round samples' medians, with a two-sample percentile-bootstrap interval that
- * resamples each report's rounds. A regression is a change whose whole interval lies above
- * `1 + margin` — significant and larger than the margin — never a fixed threshold on one number.
+ * per-round samples, as the Hodges–Lehmann shift with its rank-sum (Mann–Whitney) interval, which
+ * takes both runs' rounds and their spread into account (see stats/shift-interval.ts). A
+ * regression is a change whose whole interval lies above `1 + margin` — significant and larger
+ * than the margin — never a fixed threshold on one number.
+ *
+ * Informational ratios (the host pool's bookkeeping cycle, the GPU / CPU comparisons) are tested
+ * the same way and flagged when they regress, but never gate.
  *
  * The checks ratios are compared always and gate when both reports measured them the same way:
  * the same isolation of children (a case's ratio moved by up to 0.1 between `file` and `case`),
@@ -13,24 +17,30 @@
  *
  * @packageDocumentation
  */
-import { bootstrapRatioOfCentres, type RatioInterval } from '../stats/bootstrap.js';
 import { ratioCentre } from '../stats/robust-center.js';
-import { kRoundsForVerdictMin } from '../stats/verdict.js';
+import { shiftInterval } from '../stats/shift-interval.js';
+import type { RatioInterval } from '../stats/types.js';
+import { kConfidence, type Verdict } from '../stats/verdict.js';
 import type { VariantId } from '../harness/bench-pair.js';
 import type { BenchReport } from './bench-report.js';
 
 /** How much worse a metric may get before it is a regression: 5% (the issue's default). */
 export const kCompareMarginDefault = 0.05;
+/** Rounds each report needs for a change to be tested: the rank-sum interval's tables start at 5 a side. */
+export const kRoundsForCompareMin = 5;
 
 export type TimesMode = 'auto' | 'gate' | 'info';
 export const kTimesModes: readonly TimesMode[] = ['auto', 'gate', 'info'];
 
 /**
- * `regression`: the interval lies above 1 + margin. `slower`: above 1 but not clearly past the
- * margin. `faster`: below 1. `unchanged`: the interval holds 1. `too-few-rounds`: either side has
- * fewer rounds than a verdict needs.
+ * `regression`: the interval lies above `1 + margin`. `improvement`: it lies below
+ * `1 / (1 + margin)`. `unchanged`: it lies within the margin both ways. `inconclusive`: it reaches
+ * past the margin without clearing it. `too-few-rounds`: either side has fewer rounds than the
+ * test needs. A change smaller than the margin is never called slower or faster: two runs of the
+ * same code on a shared machine differ by more than their rounds' spread shows (the machine's
+ * state moves between runs), so a sub-margin difference is no evidence of a change in the code.
  */
-export type CompareStatus = 'regression' | 'slower' | 'unchanged' | 'faster' | 'too-few-rounds';
+export type CompareStatus = 'regression' | 'improvement' | 'unchanged' | 'inconclusive' | 'too-few-rounds';
 
 export type Metric = 'checks ratio' | `time ${VariantId}`;
 
@@ -40,11 +50,13 @@ export interface CompareRow {
   /** Centre of the baseline's samples (a ratio, or ns per call). */
   readonly baseline: number;
   readonly current: number;
-  /** CURRENT / BASELINE and its interval. */
-  readonly change: RatioInterval;
+  /** CURRENT / BASELINE and its interval; null when either report has too few rounds. */
+  readonly change: RatioInterval | null;
   readonly status: CompareStatus;
   /** Whether a regression in this row fails the compare. */
   readonly gating: boolean;
+  /** The row is an informational ratio (never gates; flagged when it regresses). */
+  readonly informational: boolean;
 }
 
 export interface CompareResult {
@@ -57,22 +69,27 @@ export interface CompareResult {
   readonly timesNote: string;
   /** Why a checks-ratio row does not gate, when one does not (else null). */
   readonly ratiosNote: string | null;
+  /** Gating rows whose change is a regression: what fails the compare. */
   readonly regressions: readonly CompareRow[];
+  /** Informational ratios whose change is a regression: flagged, never failing. */
+  readonly informationalRegressions: readonly CompareRow[];
 }
 
 export interface CompareOptions {
   readonly margin: number;
   readonly times: TimesMode;
-  readonly resamples?: number;
-  readonly seed?: number;
+  /** Two-sided confidence of every change interval. @defaultValue kConfidence */
+  readonly confidence?: number;
 }
 
 /** Classifies a change interval against the margin. */
 export function classifyChange(change: RatioInterval, margin: number): Exclude<CompareStatus, 'too-few-rounds'> {
-  if (change.ciLow > 1 + margin) return 'regression';
-  if (change.ciLow > 1) return 'slower';
-  if (change.ciHigh < 1) return 'faster';
-  return 'unchanged';
+  const upper = 1 + margin;
+  const lower = 1 / upper;
+  if (change.ciLow > upper) return 'regression';
+  if (change.ciHigh < lower) return 'improvement';
+  if (change.ciLow >= lower && change.ciHigh <= upper) return 'unchanged';
+  return 'inconclusive';
 }
 
 /** The adapter a report's GPU benches ran on, or null when it ran none. */
@@ -94,6 +111,18 @@ function sameMachine(a: BenchReport, b: BenchReport): { same: boolean; note: str
   return diffs.length === 0 ? { same: true, note: 'same CPU model, Node, pinning, malloc and GPU adapter' } : { same: false, note: diffs.join('; ') };
 }
 
+/** Why the ratios of the host pool's copy cycle cannot gate between two reports: they copied for different models. */
+function kvModelsDiffer(a: BenchReport, b: BenchReport): string | null {
+  const [kvA, kvB] = [a.settings.kvModel, b.settings.kvModel];
+  if (kvA === undefined || kvB === undefined || kvA.kvBytesPerToken === kvB.kvBytesPerToken) return null;
+  return `copy cycle model ${kvA.name} (${kvA.kvBytesPerToken} B/token) vs ${kvB.name} (${kvB.kvBytesPerToken} B/token): the copy's share of the cycle differs`;
+}
+
+/** Whether a bench is the host pool's copy cycle, whose ratio depends on the model's KV bytes. */
+function copiesKv(bench: { readonly package: string; readonly op: string }): boolean {
+  return bench.package === 'host-pool' && bench.op === 'kv-copy';
+}
+
 /** Why the checks ratios of `bench` cannot gate between the two reports, or null when they can. */
 function ratiosDiffer(a: BenchReport, b: BenchReport, gpuBench: boolean): string | null {
   const [isoA, isoB] = [a.settings.isolation ?? 'file', b.settings.isolation ?? 'file'];
@@ -113,32 +142,36 @@ export function compareReports(baseline: BenchReport, current: BenchReport, opti
     options.times === 'gate' ? `times gate (--times gate; ${machine.note})` : options.times === 'info' ? 'times are informational (--times info)' : machine.same ? `times gate: ${machine.note}` : `times are informational: ${machine.note}`;
   const baseByName = new Map(baseline.benches.map((b) => [b.name, b]));
   const curNames = new Set(current.benches.map((b) => b.name));
+  // A ratio is informational when either report says so: a pair that stopped gating is compared with its own history.
+  const informational = new Set([...baseline.ratios, ...current.ratios].filter((r) => r.informational === true).map((r) => r.name));
+  const confidence = options.confidence ?? kConfidence;
   const rows: CompareRow[] = [];
-  const bootstrap = { ...(options.resamples === undefined ? {} : { resamples: options.resamples }), ...(options.seed === undefined ? {} : { seed: options.seed }) };
-  // Whether a ratio gates depends on the reports and on whether the bench is a GPU one: two answers, found once.
-  const ratioNoteOf = { cpu: ratiosDiffer(baseline, current, false), gpu: ratiosDiffer(baseline, current, true) };
+  // Whether a ratio gates depends on the reports and on the kind of bench: a few answers, found once.
+  const ratioNoteOf = { cpu: ratiosDiffer(baseline, current, false), gpu: ratiosDiffer(baseline, current, true), kv: kvModelsDiffer(baseline, current) };
   const ratioNotes = new Set<string>();
   for (const cur of current.benches) {
     const base = baseByName.get(cur.name);
     if (base === undefined) continue;
-    const ratioNote = ratioNoteOf[cur.package === 'gpu-kernels' ? 'gpu' : 'cpu'];
+    const ratioNote = ratioNoteOf[cur.package === 'gpu-kernels' ? 'gpu' : 'cpu'] ?? (copiesKv(cur) ? ratioNoteOf.kv : null);
     if (ratioNote !== null) ratioNotes.add(ratioNote);
+    const info = informational.has(cur.name);
     const metrics: { metric: Metric; base: readonly number[]; cur: readonly number[]; gating: boolean }[] = [
-      { metric: 'checks ratio', base: base.perRound.map((r) => r.ratio), cur: cur.perRound.map((r) => r.ratio), gating: ratioNote === null },
-      { metric: 'time checks-off', base: base.variants['checks-off'].perRoundNs, cur: cur.variants['checks-off'].perRoundNs, gating: timesGate },
-      { metric: 'time checks-on', base: base.variants['checks-on'].perRoundNs, cur: cur.variants['checks-on'].perRoundNs, gating: timesGate },
+      { metric: 'checks ratio', base: base.perRound.map((r) => r.ratio), cur: cur.perRound.map((r) => r.ratio), gating: ratioNote === null && !info },
+      { metric: 'time checks-off', base: base.variants['checks-off'].perRoundNs, cur: cur.variants['checks-off'].perRoundNs, gating: timesGate && !info },
+      { metric: 'time checks-on', base: base.variants['checks-on'].perRoundNs, cur: cur.variants['checks-on'].perRoundNs, gating: timesGate && !info },
     ];
     for (const m of metrics) {
-      const change = bootstrapRatioOfCentres(m.base, m.cur, bootstrap);
-      const enough = m.base.length >= kRoundsForVerdictMin && m.cur.length >= kRoundsForVerdictMin;
+      const enough = m.base.length >= kRoundsForCompareMin && m.cur.length >= kRoundsForCompareMin;
+      const change = enough ? shiftInterval(m.base, m.cur, confidence) : null;
       rows.push({
         name: cur.name,
         metric: m.metric,
         baseline: ratioCentre(m.base),
         current: ratioCentre(m.cur),
         change,
-        status: enough ? classifyChange(change, options.margin) : 'too-few-rounds',
+        status: change === null ? 'too-few-rounds' : classifyChange(change, options.margin),
         gating: m.gating,
+        informational: info,
       });
     }
   }
@@ -150,5 +183,30 @@ export function compareReports(baseline: BenchReport, current: BenchReport, opti
     timesNote,
     ratiosNote: ratioNotes.size === 0 ? null : `checks ratios informational where the reports differ: ${[...ratioNotes].join('; ')}`,
     regressions: rows.filter((r) => r.gating && r.status === 'regression'),
+    informationalRegressions: rows.filter((r) => r.informational && r.metric === 'checks ratio' && r.status === 'regression'),
   };
+}
+
+/** How two reports' verdicts compare, case by case (two runs of the same code should agree). */
+export interface VerdictAgreement {
+  readonly agree: number;
+  readonly differ: readonly { readonly name: string; readonly first: Verdict; readonly second: Verdict }[];
+  /** Cases only one report has. */
+  readonly unpaired: readonly string[];
+}
+
+/** Every ratio both reports have, with the verdicts that differ; informational ratios included. */
+export function verdictAgreement(first: BenchReport, second: BenchReport): VerdictAgreement {
+  const secondByName = new Map(second.ratios.map((r) => [r.name, r]));
+  const firstNames = new Set(first.ratios.map((r) => r.name));
+  const differ: { name: string; first: Verdict; second: Verdict }[] = [];
+  let agree = 0;
+  for (const r of first.ratios) {
+    const other = secondByName.get(r.name);
+    if (other === undefined) continue;
+    if (other.verdict === r.verdict) agree++;
+    else differ.push({ name: r.name, first: r.verdict, second: other.verdict });
+  }
+  const unpaired = [...first.ratios.filter((r) => !secondByName.has(r.name)), ...second.ratios.filter((r) => !firstNames.has(r.name))].map((r) => r.name);
+  return { agree, differ, unpaired };
 }

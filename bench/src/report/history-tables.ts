@@ -1,13 +1,14 @@
 /**
- * The history report's tables of latest values: for the newest record, each ratio with its
- * interval and verdict, each fuzz target's throughput, each mutant's time to detect — each beside
- * the previous record's value of the same metric.
+ * The history report's tables: the summary's verdict per case for the latest full run of
+ * committed code (beside the full run before it), and for the newest record each fuzz target's
+ * throughput and each mutant's time to detect, beside the previous record's value.
  *
  * @packageDocumentation
  */
 import { chartOrder } from '../history/history-record.js';
-import type { HistoryRecord } from '../history/types.js';
-import { kShortShaLength } from './history-charts.js';
+import type { HistoryRatio, HistoryRecord } from '../history/types.js';
+import { formatConfidence } from './bench-report.js';
+import { kShortShaLength, recordKind } from './history-charts.js';
 
 /** Escapes text for HTML content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -39,29 +40,85 @@ function verdictCell(verdict: string): string {
   return `<span class="verdict-${escapeHtml(verdict)}">${escapeHtml(verdict)}</span>`;
 }
 
-/** The latest values as HTML tables, one per section; a section the newest record lacks is ''. */
+/** A record as a caption names it: short sha (`*` with uncommitted changes), mode, date. */
+function recordLabel(r: HistoryRecord): string {
+  return `${r.commit.sha.slice(0, kShortShaLength)}${r.commit.dirty ? '*' : ''} (${r.mode}, ${r.commit.date.slice(0, 10)})`;
+}
+
+/** The most of a commit subject the summary shows: a first line can run to a paragraph. */
+const kSubjectCharsMax = 90;
+
+function shortSubject(subject: string): string {
+  return subject.length <= kSubjectCharsMax ? subject : `${subject.slice(0, kSubjectCharsMax - 1).trimEnd()}…`;
+}
+
+/** The summary: the run it reads, its one-line answer, and the verdict table. */
+export interface SummaryTable {
+  /** The latest full run of committed code; else the latest full run; else the latest record; null for an empty history. */
+  readonly record: HistoryRecord | null;
+  /** The answer in one line of HTML: the run and its gated verdict counts. */
+  readonly answer: string;
+  /** The verdict table ('' for an empty history). */
+  readonly table: string;
+}
+
+/** Gated failures first, then undecided, then passes, then the informational ratios. */
+function summaryOrder(r: HistoryRatio): number {
+  if (r.informational === true) return 3;
+  return r.verdict === 'fail' ? 0 : r.verdict === 'inconclusive' ? 1 : 2;
+}
+
+/** The summary of a history: verdict per case at the latest full run, beside the full run before it. */
+export function summaryTable(history: readonly HistoryRecord[]): SummaryTable {
+  const records = chartOrder(history);
+  const fullClean = records.filter((r) => recordKind(r) === 'full');
+  const record = fullClean.at(-1) ?? records.filter((r) => r.mode === 'full').at(-1) ?? records.at(-1) ?? null;
+  if (record === null) return { record, answer: 'No run recorded yet.', table: '' };
+  const kindNote = recordKind(record) === 'full' ? '' : record.mode === 'full' ? ' — no full run of committed code is recorded; this one had uncommitted changes' : ' — no full run is recorded; this is the latest quick run';
+  const before = fullClean.filter((r) => records.indexOf(r) < records.indexOf(record)).at(-1) ?? null;
+  const gated = record.ratios.filter((r) => r.informational !== true);
+  const count = (v: string): number => gated.filter((r) => r.verdict === v).length;
+  const informational = record.ratios.length - gated.length;
+  const answer =
+    `Latest full run: <b>${escapeHtml(recordLabel(record))}</b> “${escapeHtml(shortSubject(record.commit.subject))}”${escapeHtml(kindNote)} — ` +
+    `<span class="verdict-pass">${count('pass')} pass</span>, <span class="verdict-fail">${count('fail')} fail</span>, <span class="verdict-inconclusive">${count('inconclusive')} inconclusive</span> ` +
+    `of ${gated.length} gated ${gated.length === 1 ? 'case' : 'cases'} at margin ${record.margin}${informational > 0 ? `; ${informational} informational` : ''}.`;
+  const rows = [...record.ratios]
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => summaryOrder(a.r) - summaryOrder(b.r) || a.i - b.i)
+    .map(({ r }) => {
+      const prior = before?.ratios.find((x) => x.name === r.name) ?? null;
+      return [
+        `<span class="num">${escapeHtml(r.name)}</span>`,
+        r.informational === true ? 'info' : 'gated',
+        `<span class="num">${r.ratio.toFixed(3)} [${r.ciLow.toFixed(3)}, ${r.ciHigh.toFixed(3)}]</span>`,
+        verdictCell(r.verdict),
+        prior === null ? '—' : `${prior.ratio.toFixed(3)} ${verdictCell(prior.verdict)}`,
+        change(r.ratio, prior?.ratio ?? null),
+      ];
+    });
+  const verdicts = table(
+    `Verdict per case at ${recordLabel(record)}: checks-on / checks-off, ${formatConfidence(record.confidence)} CI, margin ${record.margin}${before === null ? '' : `; previous: the full run at ${recordLabel(before)}`}`,
+    ['bench', 'gate', 'ratio [CI]', 'verdict', 'previous full run', 'change'],
+    rows,
+  );
+  return { record, answer, table: verdicts };
+}
+
+/** The latest values of the fuzz and detect sections as HTML tables; a section the newest record lacks is ''. */
 export interface LatestTables {
-  readonly ratio: string;
   readonly fuzz: string;
   readonly detect: string;
 }
 
-/** The three tables of the newest record (all '' when the history is empty). */
+/** The fuzz and detect tables of the newest record (both '' when the history is empty). */
 export function latestTables(history: readonly HistoryRecord[]): LatestTables {
   const records = chartOrder(history);
   const latest = records.at(-1);
-  const tables = { ratio: '', fuzz: '', detect: '' };
+  const tables = { fuzz: '', detect: '' };
   if (latest === undefined) return tables;
   const older = records.slice(0, -1);
-  const at = `${latest.commit.sha.slice(0, kShortShaLength)}${latest.commit.dirty ? '*' : ''} (${latest.mode}, a child pair per ${latest.isolation ?? 'file'}${latest.layout === undefined ? '' : `, ${latest.layout}`}, ${latest.commit.date.slice(0, 10)})`;
-  tables.ratio = table(
-    `Checks ratios at ${at}: checks-on / checks-off, ${Math.round(latest.confidence * 100)}% CI, margin ${latest.margin}`,
-    ['bench', 'ratio', 'CI', 'verdict', 'previous', 'change'],
-    latest.ratios.map((r) => {
-      const before = previous(older, (o) => o.ratios.find((x) => x.name === r.name)?.ratio);
-      return [escapeHtml(r.name), r.ratio.toFixed(3), `[${r.ciLow.toFixed(3)}, ${r.ciHigh.toFixed(3)}]`, verdictCell(r.verdict), before === null ? '—' : before.toFixed(3), change(r.ratio, before)];
-    }),
-  );
+  const at = recordLabel(latest);
   if (latest.fuzz !== null) {
     tables.fuzz = table(
       `Fuzz throughput at ${at}: ${latest.fuzz.timeSeconds}s campaign, ${latest.fuzz.workers} workers`,

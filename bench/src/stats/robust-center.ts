@@ -2,7 +2,7 @@
  * The centre of a set of per-round ratios: their median (computed on logs, which gives the same
  * ratio). A round the host disturbed anyway (one variant's slices all landing in a slow stretch)
  * gives an outlier ratio, and with ten or so rounds only the median keeps such a round from
- * stretching the bootstrap interval.
+ * stretching the interval.
  *
  * @packageDocumentation
  */

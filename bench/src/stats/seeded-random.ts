@@ -1,6 +1,9 @@
+/** The fixed seed of a run's schedule: the same seed gives the same case and variant orders. */
+export const kSeedDefault = 0x6b76_6675;
+
 /**
- * A small seeded generator (mulberry32): the bootstrap and the round schedule must come out the
- * same for the same seed, so nothing here reads `Math.random`.
+ * A small seeded generator (mulberry32): the round schedule and the benches' drawn state must
+ * come out the same for the same seed, so nothing here reads `Math.random`.
  *
  * @param seed - any integer; it is reduced to 32 bits.
  * @returns a function giving uniform numbers in `[0, 1)`.

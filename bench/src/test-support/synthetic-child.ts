@@ -21,8 +21,10 @@ export interface SyntheticChildren {
 /**
  * Children whose checks-off slices cost 1000 ns ± 1% and checks-on slices `cost(name)` times that.
  * `cpuShare(i)` is the CPU share the i-th measured slice (from 0, over all children) reports.
+ * `onBias` multiplies every slice of the child started as checks-on, checks or not: a harness that
+ * treats its two arms differently, which an A/A run must catch.
  */
-export function syntheticChildren(cost: (name: string) => number, seed = 1, cpuShare: (slice: number) => number = () => 1): SyntheticChildren {
+export function syntheticChildren(cost: (name: string) => number, seed = 1, cpuShare: (slice: number) => number = () => 1, onBias = 1): SyntheticChildren {
   const random = seededRandom(seed);
   const starts: ChildStart[] = [];
   const log: string[] = [];
@@ -45,7 +47,8 @@ export function syntheticChildren(cost: (name: string) => number, seed = 1, cpuS
         log.push(`measure ${s.variant} ${index}`);
         if (index !== current || closed) throw new Error(`measure ${index} without setup`);
         const name = s.cases[index]?.name ?? '';
-        return Promise.resolve(stats(1000 * (checks ? cost(name) : 1) * (1 + 0.01 * (2 * random() - 1)), cpuShare(slice++)));
+        const bias = s.variant === 'checks-on' ? onBias : 1;
+        return Promise.resolve(stats(1000 * bias * (checks ? cost(name) : 1) * (1 + 0.01 * (2 * random() - 1)), cpuShare(slice++)));
       },
       close: () => {
         if (!closed) log.push(`close ${s.variant}`);

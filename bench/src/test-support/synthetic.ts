@@ -53,6 +53,9 @@ export const kSyntheticMachine: MachineContext = {
   loadAverage: { start: [1, 1, 1], end: [1, 1, 1] },
 };
 
+/** The copy cycle's model in synthetic reports. */
+export const kSyntheticKvModel = { name: 'qwen2.5-0.5b', kvBytesPerToken: 12_288 } as const;
+
 /** A `bench/1` report of the given cases' rounds. */
 export function syntheticReport(cases: readonly { name: string; rounds: RoundSample[] }[], machine: MachineContext = kSyntheticMachine): BenchReport {
   const outcome: AbOutcome = {
@@ -63,5 +66,5 @@ export function syntheticReport(cases: readonly { name: string; rounds: RoundSam
     children: 2 * Math.max(...cases.map((c) => c.rounds.length)),
     retries: 0,
   };
-  return buildReport({ outcome, settings: kQuickSettings, filter: null, aa: false, margin: 0.03, resamples: 2_000, seed: 7, machine, createdAt: new Date(0) });
+  return buildReport({ outcome, settings: kQuickSettings, filter: null, aa: false, margin: 0.03, seed: 7, kvModel: kSyntheticKvModel, machine, createdAt: new Date(0) });
 }
