@@ -1,23 +1,11 @@
-import type { z } from 'zod';
-import { findAllocatorMutant, kAllocatorMutants } from '../mutants/allocator/catalogue.js';
-import { findPrefixCacheMutant, kPrefixCacheMutants } from '../mutants/prefix-cache/catalogue.js';
 import { BadInput } from './bad-input.js';
-import { decodeAllocatorCommands } from './models/allocator/program.js';
-import { allocatorModelSpec, formatAllocatorFailure, runAllocatorModel } from './models/allocator/run-allocator-model.js';
-import { allocatorGeometrySchema, type AllocatorGeometry } from './models/allocator/geometry.js';
+import { allocatorModel } from './models/allocator/allocator-model.js';
 import type { CommandData, DataCommand } from './models/command-data.js';
-import { prefixGeometrySchema, type PrefixGeometry } from './models/prefix-cache/geometry.js';
-import { findHostPoolMutant, kHostPoolMutants } from '../mutants/host-pool/catalogue.js';
-import { hiCacheGeometrySchema, type HiCacheGeometry } from './models/hicache/hicache-geometry.js';
-import { decodeTwoTierCommands } from './models/hicache/hicache-program.js';
-import { formatTwoTierFailure, runTwoTierModel, twoTierModelSpec } from './models/hicache/run-hicache-model.js';
-import { decodePrefixCommands } from './models/prefix-cache/prefix-program.js';
-import { formatPrefixFailure, prefixModelSpec, runPrefixModel } from './models/prefix-cache/run-prefix-model.js';
-import { runProgram, type CampaignOptions, type ModelRunReport } from './models/run-model.js';
-import { findGpuKernelMutant, kGpuKernelMutants } from '../mutants/gpu-kernels/catalogue.js';
-import { gpuGeometrySchema, type GpuKernelsGeometry } from './models/gpu-kernels/gpu-geometry.js';
-import { decodeGpuCommands } from './models/gpu-kernels/gpu-program.js';
-import { formatGpuKernelsFailure, runGpuKernelsModel, runGpuKernelsProgram } from './models/gpu-kernels/run-gpu-model.js';
+import { gpuKernelsModel } from './models/gpu-kernels/gpu-kernels-model.js';
+import { hiCacheModel } from './models/hicache/hicache-model.js';
+import { decodeModelCommands, formatModelFailure, resolveOptions, runModel, runModelProgram, type ModelDefinition } from './models/model-definition.js';
+import { prefixCacheModel } from './models/prefix-cache/prefix-model.js';
+import { andThen, type CampaignOptions, type MaybePromise, type ModelRunReport } from './models/run-model.js';
 import { describeZodIssue } from './text/describe-zod-issue.js';
 
 /** A planted bug as the CLI lists it. */
@@ -43,13 +31,6 @@ export interface DecodedProgram {
   replay(): void | Promise<void>;
 }
 
-/** A stored geometry checked against a target's schema. */
-function checkGeometry<G>(schema: z.ZodType<G>, geometry: unknown): G {
-  const parsed = schema.safeParse(geometry);
-  if (!parsed.success) throw new BadInput(describeZodIssue(parsed.error, 'geometry'));
-  return parsed.data;
-}
-
 /**
  * One fuzz target: a model, its planted bugs, and how to run and print it. A synchronous model
  * answers at once; a model whose commands await (the GPU) answers with a promise.
@@ -70,77 +51,41 @@ export interface FuzzTarget {
   decode(geometry: unknown, commands: readonly CommandData[]): DecodedProgram;
 }
 
-const allocatorTarget: FuzzTarget = {
-  name: 'allocator',
-  mutants: kAllocatorMutants,
-  run(options, mutantName) {
-    const mutant = mutantName === null ? undefined : findAllocatorMutant(mutantName);
-    const mode = mutant?.mode ?? 'contract';
-    return { mode, report: runAllocatorModel({ ...options, mode, ...(mutant !== undefined ? { provider: mutant.provider } : {}) }) };
-  },
-  formatFailure: (report) => formatAllocatorFailure(report as ModelRunReport<AllocatorGeometry>),
-  decode(geometry, commands) {
-    const g = checkGeometry(allocatorGeometrySchema, geometry);
-    const program = decodeAllocatorCommands(commands);
-    return { geometry: g, commands: program, replay: () => void runProgram(allocatorModelSpec(), g, program) };
-  },
-};
+/** The fuzz target of a model definition: everything the CLI, the campaign workers and the store need, derived from it. */
+function targetOf<G, M extends { executed: number }, R, O>(def: ModelDefinition<G, M, R, O>): FuzzTarget {
+  const mutants = def.plantedBugs.map((bug) => ({ name: bug.name, mechanism: bug.mechanism, mode: def.modeOf(resolveOptions(def, bug.options)) }));
+  return {
+    name: def.name,
+    mutants,
+    run(options, mutantName) {
+      const bug = mutantName === null ? undefined : def.plantedBugs.find((b) => b.name === mutantName);
+      if (mutantName !== null && bug === undefined) throw new Error(`no ${def.name} mutant named ${mutantName}`);
+      const mode = def.modeOf(resolveOptions(def, bug?.options));
+      const ran: MaybePromise<ModelRunReport<G>> = runModel(def, { ...options, ...(bug === undefined ? {} : { options: bug.options, ...(bug.geometry === undefined ? {} : { geometry: bug.geometry }) }) });
+      return andThen(ran, (report): TargetRun => ({ mode, report: report as ModelRunReport<unknown> }));
+    },
+    formatFailure: (report) => formatModelFailure(def, report as ModelRunReport<G>),
+    decode(geometry, commands) {
+      const parsed = def.geometry.schema.safeParse(geometry);
+      if (!parsed.success) throw new BadInput(describeZodIssue(parsed.error, 'geometry'));
+      const g = parsed.data;
+      const program = decodeModelCommands(def, commands);
+      return { geometry: g, commands: program, replay: () => andThen(runModelProgram(def, g, program), () => undefined) };
+    },
+  };
+}
 
-const prefixCacheTarget: FuzzTarget = {
-  name: 'prefix-cache',
-  mutants: kPrefixCacheMutants.map((m) => ({ ...m, mode: 'contract' as const })),
-  run(options, mutantName) {
-    const mutant = mutantName === null ? undefined : findPrefixCacheMutant(mutantName);
-    return { mode: 'contract', report: runPrefixModel({ ...options, ...(mutant !== undefined ? { cache: mutant.create, geometry: mutant.geometry } : {}) }) };
-  },
-  formatFailure: (report) => formatPrefixFailure(report as ModelRunReport<PrefixGeometry>),
-  decode(geometry, commands) {
-    const g = checkGeometry(prefixGeometrySchema, geometry);
-    const program = decodePrefixCommands(commands);
-    return { geometry: g, commands: program, replay: () => void runProgram(prefixModelSpec(), g, program) };
-  },
-};
+/** Every fuzz model, in the order `--target all` runs them: the one list a new model is added to. */
+export const kModels = [allocatorModel, prefixCacheModel, hiCacheModel, gpuKernelsModel] as const;
 
-const hostPoolTarget: FuzzTarget = {
-  name: 'host-pool',
-  mutants: kHostPoolMutants.map((m) => ({ ...m, mode: 'contract' as const })),
-  run(options, mutantName) {
-    const mutant = mutantName === null ? undefined : findHostPoolMutant(mutantName);
-    return { mode: 'contract', report: runTwoTierModel({ ...options, ...(mutant !== undefined ? { factories: mutant.factories, geometry: mutant.geometry } : {}) }) };
-  },
-  formatFailure: (report) => formatTwoTierFailure(report as ModelRunReport<HiCacheGeometry>),
-  decode(geometry, commands) {
-    const g = checkGeometry(hiCacheGeometrySchema, geometry);
-    const program = decodeTwoTierCommands(commands);
-    return { geometry: g, commands: program, replay: () => void runProgram(twoTierModelSpec(), g, program) };
-  },
-};
-
-/**
- * The CPU allocator and the GPU kernels in lock-step, on this thread's WebGPU device (each worker
- * thread makes its own). Exact: the GPU must hand out the reference's slots in its order.
- */
-const gpuKernelsTarget: FuzzTarget = {
-  name: 'gpu-kernels',
-  mutants: kGpuKernelMutants.map((m) => ({ ...m, mode: 'exact' as const })),
-  async run(options, mutantName) {
-    const bug = mutantName === null ? 'none' : findGpuKernelMutant(mutantName)?.name;
-    if (bug === undefined) throw new Error(`no gpu-kernels mutant named ${mutantName}`);
-    return { mode: 'exact', report: await runGpuKernelsModel({ ...options, bug }) };
-  },
-  formatFailure: (report) => formatGpuKernelsFailure(report as ModelRunReport<GpuKernelsGeometry>),
-  decode(geometry, commands) {
-    const g = checkGeometry(gpuGeometrySchema, geometry);
-    const program = decodeGpuCommands(commands);
-    return { geometry: g, commands: program, replay: async () => void (await runGpuKernelsProgram(g, program)) };
-  },
-};
-
-/** Every model that exists, in the order `--target all` runs them. */
-export const kFuzzTargets: readonly FuzzTarget[] = [allocatorTarget, prefixCacheTarget, hostPoolTarget, gpuKernelsTarget];
+/** Every model as a fuzz target. */
+export const kFuzzTargets: readonly FuzzTarget[] = kModels.map((def) => targetOf(def as ModelDefinition<unknown, { executed: number }, unknown, unknown>));
 
 /** Models later issues add. */
 export const kPlannedTargets: readonly string[] = [];
+
+/** Targets that were renamed, by their old name: a stored file or a command line naming one gets told the new name. */
+export const kRenamedTargets: Readonly<Record<string, string>> = { 'host-pool': 'hicache' };
 
 export function findTarget(name: string): FuzzTarget | undefined {
   return kFuzzTargets.find((t) => t.name === name);

@@ -19,12 +19,12 @@ describe('fuzz:cli,fuzz', () => {
     expect(r.stdout.trim().split('\n').at(-1)).toMatch(/^seed 42, shard 0\/1, 2 workers: \d+ runs, \d+ commands in [\d.]+s; 0 failures$/);
     expect(r.stdout).toMatch(/allocator\s+contract\s+\d+\s+\d+\s+\d+\s+0\s+ok/);
     expect(r.stdout).toMatch(/prefix-cache\s+contract\s+\d+\s+\d+\s+\d+\s+0\s+ok/);
-    expect(r.stdout).toMatch(/host-pool\s+contract\s+\d+\s+\d+\s+\d+\s+0\s+ok/);
+    expect(r.stdout).toMatch(/hicache\s+contract\s+\d+\s+\d+\s+\d+\s+0\s+ok/);
     expect(r.stdout).toMatch(/gpu-kernels\s+exact\s+\d+\s+\d+\s+\d+\s+0\s+ok/);
     const report = JSON.parse(readFileSync(json, 'utf8')) as { seed: number; workers: number; targets: { target: string; runs: number; commandsPerSecond: number; failed: boolean }[] };
     expect(report.seed).toBe(42);
     expect(report.workers).toBe(2);
-    expect(report.targets.map((t) => t.target)).toEqual(['allocator', 'prefix-cache', 'host-pool', 'gpu-kernels']);
+    expect(report.targets.map((t) => t.target)).toEqual(['allocator', 'prefix-cache', 'hicache', 'gpu-kernels']);
     for (const t of report.targets) {
       expect(t.runs).toBeGreaterThan(0);
       expect(t.commandsPerSecond).toBeGreaterThan(0);
@@ -67,6 +67,7 @@ describe('fuzz:cli,fuzz', () => {
   it.each([
     [['--time', 'soon'], /--time "soon" is not a number of seconds/],
     [['--target', 'nope'], /--target "nope" is not a target/],
+    [['--target', 'host-pool'], /--target host-pool is now --target hicache/],
     [['--target', 'prefix-cache', '--mutant', 'cursor-inclusive'], /belongs to --target gpu-kernels/],
     [['--mutant', 'nope'], /--mutant "nope" is not a mutant/],
     [['--target', 'allocator', '--mutant', 'no-coalescing'], /belongs to --target prefix-cache/],

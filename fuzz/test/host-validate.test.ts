@@ -7,12 +7,12 @@ import {
   badConfigOf,
   hostConfigOf,
   hostContractSpec,
-  HostReject,
   kBadConfigKinds,
   kRejectKinds,
   type BadConfigKind,
   type RejectKind,
 } from '../src/models/host-contract/host-contract-model.js';
+import { ModelCommand } from '../src/models/model-command.js';
 import { validateHostPoolProvider } from '../src/validate/validate-provider.js';
 import { kHostContractMutants } from '../mutants/host-pool/contract-catalogue.js';
 import { runCli } from './support/run-cli.js';
@@ -37,7 +37,7 @@ describe('fuzz:validate,host-feeds', () => {
       for (const wrapped of commands) {
         // fast-check hands the commands over wrapped; its wrapper keeps the command as `cmd`.
         const c = 'cmd' in wrapped ? (wrapped as { cmd: unknown }).cmd : wrapped;
-        if (c instanceof HostReject) rejects.add(c.kind);
+        if (c instanceof ModelCommand && c.definition.name === 'hostReject') rejects.add(c.args[0] as RejectKind);
       }
       if (g.badConfig !== null) {
         configs.add(g.badConfig);

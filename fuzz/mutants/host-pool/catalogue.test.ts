@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeTwoTierCommands } from '../../src/models/hicache/hicache-program.js';
-import { formatTwoTierFailure, runTwoTierModel, runTwoTierProgram } from '../../src/models/hicache/run-hicache-model.js';
+import { decodeHiCacheCommands } from '../../src/models/hicache/hicache-program.js';
+import { formatHiCacheFailure, runHiCacheModel, runHiCacheProgram } from '../../src/models/hicache/run-hicache-model.js';
 import { kHostPoolMutants } from './catalogue.js';
 
 const kDetectMsMax = 10_000;
@@ -12,12 +12,12 @@ describe('fuzz:mutants,host-pool', () => {
 
   it.each(kHostPoolMutants.map((m) => [m.name, m] as const))('catches %s from a random seed within 10 s', (_name, mutant) => {
     const seed = (Math.random() * 0x7fffffff) | 0;
-    const report = runTwoTierModel({ factories: mutant.factories, seed, numRuns: 1_000_000, timeLimitMs: kDetectMsMax, geometry: { ...mutant.geometry, checks: false } });
-    const where = `seed ${seed}: ${formatTwoTierFailure(report, mutant.name) || 'survived'}`;
+    const report = runHiCacheModel({ factories: mutant.factories, seed, numRuns: 1_000_000, timeLimitMs: kDetectMsMax, geometry: { ...mutant.geometry, checks: false } });
+    const where = `seed ${seed}: ${formatHiCacheFailure(report, mutant.name) || 'survived'}`;
     expect(report.failed, where).toBe(true);
     expect(report.detectMs ?? Infinity, where).toBeLessThan(kDetectMsMax);
     const failure = report.failure;
     if (failure === null) return;
-    expect(() => runTwoTierProgram(failure.geometry, decodeTwoTierCommands(failure.commands), mutant.factories), where).toThrow();
+    expect(() => runHiCacheProgram(failure.geometry, decodeHiCacheCommands(failure.commands), mutant.factories), where).toThrow();
   });
 });

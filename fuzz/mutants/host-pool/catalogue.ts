@@ -1,12 +1,12 @@
 import type { HiCacheGeometry } from '../../src/models/hicache/hicache-geometry.js';
-import type { TwoTierFactories } from '../../src/models/hicache/run-hicache-model.js';
+import type { HiCacheFactories } from '../../src/models/hicache/hicache-state.js';
 import { EvictHostOrphans, HostPoolFirstFit, HostPoolNoExtraPage, HostPoolUnchecked, InsertCountsRevived, WriteThroughUnlocked } from './host-mutants.js';
 
 /** A planted bug the two-tier model must catch. */
 export interface HostPoolMutant {
   readonly name: string;
   readonly mechanism: string;
-  readonly factories: TwoTierFactories;
+  readonly factories: HiCacheFactories;
   /** Geometry the bug needs (e.g. write-through, host checks on); the rest is drawn. */
   readonly geometry: Partial<HiCacheGeometry>;
 }

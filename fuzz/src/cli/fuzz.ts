@@ -12,7 +12,7 @@ import { runKillTable, runTargetCampaign, type KillRow, type TargetCampaign } fr
 import { WorkerPool } from '../campaign/worker-pool.js';
 import { kAllocatorRules } from '../contract/allocator-rules.js';
 import { kHostRules } from '../contract/host-rules.js';
-import { findTarget, kFuzzTargets, kPlannedTargets, targetOfMutant, type FuzzTarget } from '../fuzz-targets.js';
+import { findTarget, kFuzzTargets, kPlannedTargets, kRenamedTargets, targetOfMutant, type FuzzTarget } from '../fuzz-targets.js';
 import { failureSignature } from '../regressions/failure-signature.js';
 import { isStored, storeRegression } from '../regressions/regression-store.js';
 import { inertText } from '../text/inert-text.js';
@@ -160,6 +160,7 @@ function parseCli(argv: readonly string[]): CliOptions | 'help' | 'list' {
   let targets: readonly FuzzTarget[];
   if (target === 'all') targets = kFuzzTargets;
   else if (named !== undefined) targets = [named];
+  else if (Object.hasOwn(kRenamedTargets, target)) throw new UsageError(`--target ${target} is now --target ${kRenamedTargets[target]}`);
   else if (kPlannedTargets.includes(target)) throw new UsageError(`--target ${target}: that model is not built yet; available: ${kTargetNames.join(', ')}, all`);
   else throw new UsageError(`--target ${JSON.stringify(target)} is not a target; choose one of ${kTargetNames.join(', ')}, all`);
   if (v.mutant !== undefined) {

@@ -1,4 +1,5 @@
 import { LedgerViolation } from './ledger-violation.js';
+import type { OpLabel } from './op-label.js';
 
 /** `holder[p]` values that are not holders. */
 export const kLedgerFree = -1;
@@ -6,6 +7,9 @@ export const kLedgerFree = -1;
 export const kLedgerQueued = -2;
 /** Page 0: never handed out, never given back. */
 export const kLedgerReserved = -3;
+
+/** Largest call stamp before the stamps start over (int32, as `seenStamp` holds them). */
+const kStampMax = 2 ** 31 - 2;
 
 function bump(counts: Int32Array, page: number): void {
   counts[page] = (counts[page] as number) + 1;
@@ -22,9 +26,12 @@ export interface LedgerSnapshot {
 /**
  * Who holds each page, kept outside every implementation from the traffic alone: what each call
  * returned and what each caller gave back. It trusts nothing the allocator says about itself.
+ * Each call costs O(pages it names); only `reset`, `snapshot`, `restore` and `checkDrained` walk
+ * the whole pool.
  *
  * Invariants: (1) free + queued + held = numPages (page 0 is reserved); (2) a page has at most one
- * holder; (3) over a whole run, every page is given back exactly once per time it was handed out.
+ * holder; (3) over a whole run, every page is given back exactly once per time it was handed out;
+ * (4) `queued[0, queuedPages)` lists exactly the pages whose holder is `kLedgerQueued`.
  */
 export class PageLedger {
   // holder[p]: the id of the holder of page p, or kLedgerFree / kLedgerQueued / kLedgerReserved.
@@ -34,6 +41,11 @@ export class PageLedger {
   // handedOut[p] / givenBack[p]: over the whole run (restore and clear void holdings, see below).
   private readonly handedOut: Int32Array;
   private readonly givenBack: Int32Array;
+  // queued[0, queuedPages): the pages given back inside the open free group, in give-back order.
+  private readonly queued: Int32Array;
+  // seenStamp[p] === stamp: page p was already named by the call being recorded (a duplicate).
+  private readonly seenStamp: Int32Array;
+  private stamp = 0;
   private epoch = 0;
   private freePages = 0;
   private queuedPages = 0;
@@ -46,6 +58,8 @@ export class PageLedger {
     this.heldSince = new Int32Array(numPages + 1);
     this.handedOut = new Int32Array(numPages + 1);
     this.givenBack = new Int32Array(numPages + 1);
+    this.queued = new Int32Array(numPages + 1);
+    this.seenStamp = new Int32Array(numPages + 1);
     this.holder.fill(kLedgerFree);
     this.reset();
   }
@@ -89,15 +103,15 @@ export class PageLedger {
    *
    * @throws LedgerViolation when a page is outside `[1, numPages]`, not free, or handed out twice in one call.
    */
-  acquire(holderId: number, pages: ArrayLike<number>, op: string): void {
-    const seen = new Set<number>();
+  acquire(holderId: number, pages: ArrayLike<number>, op: OpLabel): void {
+    const stamp = this.nextStamp();
     for (let i = 0; i < pages.length; i++) {
       const page = pages[i] as number;
       if (!Number.isInteger(page) || page < 1 || page > this.numPages) {
         throw new LedgerViolation('page-range', `${op} handed out page ${page}, outside [1, ${this.numPages}]`);
       }
-      if (seen.has(page)) throw new LedgerViolation('unique-output', `${op} handed out page ${page} twice in one call`);
-      seen.add(page);
+      if (this.seenStamp[page] === stamp) throw new LedgerViolation('unique-output', `${op} handed out page ${page} twice in one call`);
+      this.seenStamp[page] = stamp;
       const h = this.holder[page] as number;
       if (h !== kLedgerFree) {
         throw new LedgerViolation(
@@ -122,34 +136,49 @@ export class PageLedger {
    * @param holderId - who gives them back; `undefined` accepts any holder (a cache giving back a shared page).
    * @throws LedgerViolation when a page is not held (by `holderId`), or appears twice.
    */
-  release(holderId: number | undefined, pages: ArrayLike<number>, inGroup: boolean, op: string): void {
-    const seen = new Set<number>();
+  release(holderId: number | undefined, pages: ArrayLike<number>, inGroup: boolean, op: OpLabel): void {
+    const stamp = this.nextStamp();
     for (let i = 0; i < pages.length; i++) {
       const page = pages[i] as number;
-      const h = this.holderOf(page);
-      if (seen.has(page) || h < 0) {
-        const state = seen.has(page) ? 'given back twice in this call' : h === kLedgerQueued ? 'already given back in this free group' : h === kLedgerFree ? 'free' : 'reserved or outside the pool';
+      const h = Number.isInteger(page) ? this.holderOf(page) : kLedgerReserved;
+      // A page named earlier in this call is still held here (nothing changes before the loop ends).
+      const twice = h >= 0 && this.seenStamp[page] === stamp;
+      if (twice || h < 0) {
+        const state = twice ? 'given back twice in this call' : h === kLedgerQueued ? 'already given back in this free group' : h === kLedgerFree ? 'free' : 'reserved or outside the pool';
         throw new LedgerViolation('double-free', `${op} gives back page ${page}, which is ${state}`);
       }
       if (holderId !== undefined && h !== holderId) {
         throw new LedgerViolation('foreign-free', `${op} by #${holderId} gives back page ${page}, held by #${h}`);
       }
-      seen.add(page);
+      this.seenStamp[page] = stamp;
     }
     for (let i = 0; i < pages.length; i++) {
       const page = pages[i] as number;
       bump(this.givenBack, page);
-      this.holder[page] = inGroup ? kLedgerQueued : kLedgerFree;
+      if (inGroup) {
+        this.holder[page] = kLedgerQueued;
+        this.queued[this.queuedPages++] = page;
+      } else {
+        this.holder[page] = kLedgerFree;
+      }
     }
-    if (inGroup) this.queuedPages += pages.length;
-    else this.freePages += pages.length;
+    if (!inGroup) this.freePages += pages.length;
   }
 
   /** The open free group ended: its queued pages become free. */
   flushQueued(): void {
-    for (let page = 1; page <= this.numPages; page++) if (this.holder[page] === kLedgerQueued) this.holder[page] = kLedgerFree;
+    for (let i = 0; i < this.queuedPages; i++) this.holder[this.queued[i] as number] = kLedgerFree;
     this.freePages += this.queuedPages;
     this.queuedPages = 0;
+  }
+
+  /** A fresh stamp for one call's duplicate check; the stamps start over long before they overflow. */
+  private nextStamp(): number {
+    if (this.stamp === kStampMax) {
+      this.seenStamp.fill(0);
+      this.stamp = 0;
+    }
+    return ++this.stamp;
   }
 
   snapshot(): LedgerSnapshot {
@@ -174,7 +203,8 @@ export class PageLedger {
     this.holder = snapshot.holder.slice();
     this.heldSince = snapshot.heldSince.slice();
     this.freePages = snapshot.freePageCount;
-    this.queuedPages = snapshot.queuedPageCount;
+    this.queuedPages = 0;
+    for (let page = 1; page <= this.numPages; page++) if (this.holder[page] === kLedgerQueued) this.queued[this.queuedPages++] = page;
   }
 
   /**

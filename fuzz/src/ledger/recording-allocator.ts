@@ -2,6 +2,9 @@ import type { DecodeBatch, ExtendBatch, FreeSegment, PageAllocator } from '@kvfu
 import { LedgerViolation } from './ledger-violation.js';
 import type { PageLedger } from './page-ledger.js';
 
+/** Largest call stamp before the stamps start over (int32, as `pageStamp` holds them). */
+const kStampMax = 2 ** 31 - 2;
+
 /**
  * Stands between a component (a prefix cache, a scheduler) and its allocator and writes every
  * page that crosses into a {@link PageLedger}: pages handed out (to `actor`), pages given back (by
@@ -13,11 +16,16 @@ export class RecordingAllocator implements PageAllocator {
   /** Holder id the next pages handed out are recorded for. */
   actor = -1;
   private groupOpen = false;
+  // pageStamp[p] === stamp: page p was already listed by the call being recorded (pages 0 to numPages + 1).
+  private readonly pageStamp: Int32Array;
+  private stamp = 0;
 
   constructor(
     readonly inner: PageAllocator,
     readonly ledger: PageLedger,
-  ) {}
+  ) {
+    this.pageStamp = new Int32Array(ledger.numPages + 2);
+  }
 
   get pageSize(): number {
     return this.inner.pageSize;
@@ -68,13 +76,13 @@ export class RecordingAllocator implements PageAllocator {
   }
 
   free(indices: ArrayLike<number>): void {
-    const pages = this.pagesOf(Array.from(indices));
+    const pages = this.pagesOf(indices);
     this.inner.free(indices);
     if (pages.length > 0) this.ledger.release(undefined, pages, this.groupOpen, 'free');
   }
 
   freeSegments(segments: readonly FreeSegment[]): void {
-    const perSegment = segments.map((s) => this.pagesOf(Array.from(s.indices)));
+    const perSegment = segments.map((s) => this.pagesOf(s.indices));
     this.inner.freeSegments(segments);
     const pages = perSegment.flat();
     if (pages.length > 0) this.ledger.release(undefined, pages, this.groupOpen, 'freeSegments');
@@ -107,11 +115,36 @@ export class RecordingAllocator implements PageAllocator {
     this.ledger.reset();
   }
 
-  /** Distinct pages of the given slots (one call gives a page back once, however many of its slots it names). */
-  private pagesOf(slots: readonly number[]): number[] {
-    const pages = new Set<number>();
-    for (const slot of slots) pages.add(Math.floor(slot / this.pageSize));
-    return [...pages];
+  /**
+   * Distinct pages of the given slots, in first-named order (one call gives a page back once,
+   * however many of its slots it names). O(slots): a page in the pool is marked with this call's
+   * stamp; one outside it, which the ledger then refuses, is kept in a set.
+   */
+  private pagesOf(slots: ArrayLike<number>): number[] {
+    if (this.stamp === kStampMax) {
+      this.pageStamp.fill(0);
+      this.stamp = 0;
+    }
+    const stamp = ++this.stamp;
+    const ps = this.pageSize;
+    const pages: number[] = [];
+    let outside: Set<number> | null = null;
+    let last = Number.NaN;
+    for (let i = 0; i < slots.length; i++) {
+      const page = Math.floor((slots[i] as number) / ps);
+      if (page === last) continue;
+      last = page;
+      if (page >= 0 && page < this.pageStamp.length) {
+        if (this.pageStamp[page] === stamp) continue;
+        this.pageStamp[page] = stamp;
+      } else {
+        outside ??= new Set<number>();
+        if (outside.has(page)) continue;
+        outside.add(page);
+      }
+      pages.push(page);
+    }
+    return pages;
   }
 
   /**
@@ -123,17 +156,26 @@ export class RecordingAllocator implements PageAllocator {
     const pages: number[] = [];
     let k = 0;
     for (let i = 0; i < pre.length; i++) {
+      const seqEnd = seq[i] as number;
       let blockPage = (pre[i] as number) % ps === 0 ? -1 : Math.floor((last[i] as number) / ps);
-      for (let pos = pre[i] as number; pos < (seq[i] as number); pos++, k++) {
-        const slot = out[k] as number;
-        if (pos % ps === 0) blockPage = -1;
-        if (slot % ps !== pos % ps) throw new LedgerViolation('row-structure', `${op} request ${i}: slot ${slot} at row position ${pos}: slot % ${ps} must be ${pos % ps}`);
-        const page = Math.floor(slot / ps);
+      let pos = pre[i] as number;
+      // Block by block: the first slot of a new block names its page, and the rest must follow it slot by slot.
+      while (pos < seqEnd) {
+        const offset = pos % ps;
+        if (offset === 0) blockPage = -1;
         if (blockPage === -1) {
-          blockPage = page;
-          pages.push(page);
-        } else if (page !== blockPage) {
-          throw new LedgerViolation('row-structure', `${op} request ${i}: slot ${slot} (page ${page}) at row position ${pos}, whose block is in page ${blockPage}`);
+          const slot = out[k] as number;
+          if (slot % ps !== offset) throw new LedgerViolation('row-structure', `${op} request ${i}: slot ${slot} at row position ${pos}: slot % ${ps} must be ${offset}`);
+          blockPage = Math.floor(slot / ps);
+          pages.push(blockPage);
+        }
+        const base = blockPage * ps - (pos - offset);
+        const blockEnd = Math.min(seqEnd, pos - offset + ps);
+        for (; pos < blockEnd; pos++, k++) {
+          const slot = out[k] as number;
+          if (slot === base + pos) continue;
+          if (slot % ps !== pos % ps) throw new LedgerViolation('row-structure', `${op} request ${i}: slot ${slot} at row position ${pos}: slot % ${ps} must be ${pos % ps}`);
+          throw new LedgerViolation('row-structure', `${op} request ${i}: slot ${slot} (page ${Math.floor(slot / ps)}) at row position ${pos}, whose block is in page ${blockPage}`);
         }
       }
     }

@@ -46,17 +46,68 @@ export interface CampaignOptions {
   readonly onRun?: (commandsRun: number) => void;
 }
 
+/** A value now, or a promise of it: what a model's steps return (the GPU model's await). */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** `f(value)` at once for a value, after it resolves for a promise: one code path for both kinds of model. */
+export function andThen<T, U>(value: MaybePromise<T>, f: (v: T) => MaybePromise<U>): MaybePromise<U> {
+  return value instanceof Promise ? value.then(f) : f(value);
+}
+
+/** A result that must not be a promise: a synchronous model's. */
+export function syncResult<T>(value: MaybePromise<T>, what: string): T {
+  if (value instanceof Promise) throw new Error(`${what} answered with a promise: its model awaits, so call it with await`);
+  return value;
+}
+
+/** The commands a run draws, as fast-check's model runner takes them (an awaiting command returns a promise). */
+export interface RunCommand<M, R> {
+  check(m: Readonly<M>): boolean;
+  run(m: M, r: R): void | Promise<void>;
+  toString(): string;
+}
+
 /** One model, as the campaign runner needs it. */
 export interface ModelSpec<G, M extends object, R> {
   /** A run: its geometry (printed in failures) and its command sequence. */
-  readonly arbitrary: fc.Arbitrary<[G, Iterable<fc.Command<M, R>>]>;
-  readonly setup: (geometry: G) => { model: M; real: R };
+  readonly arbitrary: fc.Arbitrary<[G, Iterable<RunCommand<M, R>>]>;
+  /** Whether a command, the setup or the drain awaits (the GPU model): the campaign then runs as an async property. */
+  readonly async?: boolean;
+  readonly setup: (geometry: G) => MaybePromise<{ model: M; real: R }>;
   /** The end of every run: give everything back and check the whole system is clean. */
-  readonly drain: (model: M, real: R) => void;
+  readonly drain: (model: M, real: R) => MaybePromise<void>;
   /** Commands the model executed (for throughput statistics). */
   readonly executed: (model: M) => number;
   /** The CONTRACT.md rule a failure broke (the validator's models); absent for the others. */
   readonly ruleOf?: (error: unknown) => string | null;
+}
+
+/**
+ * Runs commands in order, each whose `check` passes, as `fc.modelRun` does; an awaiting command's
+ * promise is awaited before the next, and a synchronous run never makes a promise.
+ */
+function runCommands<M, R>(model: M, real: R, commands: Iterable<RunCommand<M, R>>): MaybePromise<void> {
+  const it = commands[Symbol.iterator]();
+  const rest = (): MaybePromise<void> => {
+    for (let step = it.next(); step.done !== true; step = it.next()) {
+      const command = step.value;
+      if (!command.check(model)) continue;
+      const out = command.run(model, real);
+      if (out instanceof Promise) return out.then(rest);
+    }
+  };
+  return rest();
+}
+
+/** One run: setup, the commands, the drain. `made` hears the model as soon as it exists (for the run's statistics). */
+function runOne<G, M extends object, R>(spec: ModelSpec<G, M, R>, geometry: G, commands: Iterable<RunCommand<M, R>>, made: (model: M) => void): MaybePromise<M> {
+  return andThen(spec.setup(geometry), ({ model, real }) => {
+    made(model);
+    return andThen(
+      andThen(runCommands(model, real, commands), () => spec.drain(model, real)),
+      () => model,
+    );
+  });
 }
 
 /** @internal The name, message and rule of what a run threw (shared with the asynchronous runner). */
@@ -107,43 +158,51 @@ export function campaignReport<G, C extends object>(
 
 /**
  * Runs a model campaign with `fc.check`: random runs until `numRuns` or the time limit, a drain at
- * the end of each, shrinking on failure. Never throws for a failure: it reports it.
+ * the end of each, shrinking on failure. Never throws for a failure: it reports it. A model that
+ * awaits runs as an async property and answers with a promise; a synchronous one answers at once
+ * and makes no promise per command.
  */
-export function runCampaign<G, M extends object, R>(spec: ModelSpec<G, M, R>, options: CampaignOptions = {}): ModelRunReport<G> {
+export function runCampaign<G, M extends object, R>(spec: ModelSpec<G, M, R>, options: CampaignOptions = {}): MaybePromise<ModelRunReport<G>> {
   const seed = options.seed ?? (Date.now() ^ (Math.random() * 0x7fffffff)) >>> 0;
   const started = performance.now();
   let detectMs: number | null = null;
   let commands = 0;
   let runs = 0;
-  const property = fc.property(spec.arbitrary, ([g, cmds]) => {
+  const passed = (model: M | null): void => {
+    // Runs after the first failure (shrinking) are not campaign statistics.
+    if (detectMs !== null || model === null) return;
+    runs++;
+    commands += spec.executed(model);
+    options.onRun?.(spec.executed(model));
+  };
+  const failed = (error: unknown): never => {
+    detectMs ??= performance.now() - started;
+    throw error;
+  };
+  const predicate = ([g, cmds]: [G, Iterable<RunCommand<M, R>>]): MaybePromise<void> => {
     let model: M | null = null;
+    let out: MaybePromise<M>;
     try {
       // Inside the try: a provider whose create breaks the contract fails the run like any command.
-      const made = spec.setup(g);
-      model = made.model;
-      fc.modelRun(() => made, cmds);
-      spec.drain(made.model, made.real);
+      out = runOne(spec, g, cmds, (m) => void (model = m));
     } catch (error) {
-      detectMs ??= performance.now() - started;
-      throw error;
-    } finally {
-      if (detectMs === null && model !== null) {
-        runs++;
-        commands += spec.executed(model);
-        options.onRun?.(spec.executed(model));
-      }
+      return failed(error);
     }
-  });
-  const details = fc.check(property, checkParameters(seed, options));
-  return campaignReport(details, { runs, commands, elapsedMs: performance.now() - started, detectMs }, spec.ruleOf);
+    if (out instanceof Promise) return out.then(() => passed(model), failed);
+    passed(model);
+  };
+  const counts = () => ({ runs, commands, elapsedMs: performance.now() - started, detectMs });
+  const parameters = checkParameters<[[G, Iterable<RunCommand<M, R>>]]>(seed, options);
+  if (spec.async === true) {
+    return fc.check(fc.asyncProperty(spec.arbitrary, async (v) => predicate(v)), parameters).then((details) => campaignReport(details, counts(), spec.ruleOf));
+  }
+  const property = fc.property(spec.arbitrary, (v) => void syncResult(predicate(v), 'a synchronous model'));
+  return campaignReport(fc.check(property, parameters), counts(), spec.ruleOf);
 }
 
-/** Runs one program (a geometry and a command list) and drains; throws what the oracle finds. */
-export function runProgram<G, M extends object, R>(spec: ModelSpec<G, M, R>, geometry: G, commands: Iterable<fc.Command<M, R>>): M {
-  const { model, real } = spec.setup(geometry);
-  fc.modelRun(() => ({ model, real }), commands);
-  spec.drain(model, real);
-  return model;
+/** Runs one program (a geometry and a command list) and drains; throws (or rejects with) what the oracle finds. */
+export function runProgram<G, M extends object, R>(spec: ModelSpec<G, M, R>, geometry: G, commands: Iterable<RunCommand<M, R>>): MaybePromise<M> {
+  return runOne(spec, geometry, commands, () => {});
 }
 
 /** A failure as the text a person reads: header (seed, path, geometry), the rule, and the program. */

@@ -33,6 +33,7 @@ function versions(): Record<string, string> {
     '@kvfuzz/allocator-core': packageVersion('../../../packages/allocator-core/package.json'),
     '@kvfuzz/prefix-cache': packageVersion('../../../packages/prefix-cache/package.json'),
     '@kvfuzz/host-pool': packageVersion('../../../packages/host-pool/package.json'),
+    '@kvfuzz/hicache': packageVersion('../../../packages/hicache/package.json'),
     '@kvfuzz/gpu-kernels': packageVersion('../../../packages/gpu-kernels/package.json'),
     '@kvfuzz/fuzz': packageVersion('../../package.json'),
     'fast-check': fc.__version,

@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { kSeedMax } from '../cli/seed.js';
-import { kCommandsPerRunMax } from '../models/allocator/allocator-commands.js';
+import { kModels } from '../fuzz-targets.js';
 import type { CommandData } from '../models/command-data.js';
-import { kGpuCommandsPerRunMax } from '../models/gpu-kernels/gpu-commands.js';
-import { kTwoTierCommandsMax } from '../models/hicache/hicache-commands.js';
-import { kLifecycleCommandsMax } from '../models/prefix-cache/prefix-commands.js';
 
 /** The format this kvfuzz writes and reads. */
 export const kRegressionFormat = 'kvfuzz-regression/2';
@@ -36,21 +33,21 @@ export const kMessageCharsMax = 65_536;
 /** Longest `foundAt` and version string: an ISO date, a semver. */
 const kStampCharsMax = 100;
 
-/** Most entries in `versions`: the packages and tools a campaign records (seven today). */
+/** Most entries in `versions`: the packages and tools a campaign records (eight today). */
 const kVersionsMax = 32;
 
 /** Longest printed command line kept for people (the line is never read back). */
 const kProgramLineCharsMax = 10_000;
 
 // Every run a model draws fits in a stored program.
-for (const drawn of [kCommandsPerRunMax, kLifecycleCommandsMax, kTwoTierCommandsMax, kGpuCommandsPerRunMax]) {
-  if (drawn > kStoredCommandsMax) throw new Error(`a model draws ${drawn} commands per run, more than kStoredCommandsMax ${kStoredCommandsMax}`);
+for (const model of kModels) {
+  if (model.commandsPerRunMax > kStoredCommandsMax) throw new Error(`the ${model.name} model draws ${model.commandsPerRunMax} commands per run, more than kStoredCommandsMax ${kStoredCommandsMax}`);
 }
 
 /** One stored failure (`fuzz/regressions/<target>/<signature>.json`), format `kvfuzz-regression/2`. */
 export interface Regression {
   readonly kvfuzz: typeof kRegressionFormat;
-  /** The fuzz target whose model found it (`allocator`, `prefix-cache`, `host-pool`, `gpu-kernels`). */
+  /** The fuzz target whose model found it (`allocator`, `prefix-cache`, `hicache`, `gpu-kernels`). */
   readonly target: string;
   /** The failure's identity and file name: the rule, readable, and a digest of the message's shape. */
   readonly signature: string;

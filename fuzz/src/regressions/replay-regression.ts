@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { BadInput } from '../bad-input.js';
-import { findTarget, kFuzzTargets, type DecodedProgram } from '../fuzz-targets.js';
+import { findTarget, kFuzzTargets, kRenamedTargets, type DecodedProgram } from '../fuzz-targets.js';
 import type { CommandData } from '../models/command-data.js';
 import { describeZodIssue } from '../text/describe-zod-issue.js';
 import { inertLine } from '../text/inert-text.js';
@@ -79,6 +79,10 @@ export function checkRegression(json: unknown, name: string): LoadedRegression {
   if (!parsed.success) throw new BadInput(`${name}: ${describeZodIssue(parsed.error, '')}`);
   const regression = parsed.data as Regression & { readonly commands: readonly CommandData[] };
   const target = findTarget(regression.target);
+  const renamed = Object.hasOwn(kRenamedTargets, regression.target) ? kRenamedTargets[regression.target] : undefined;
+  if (target === undefined && renamed !== undefined) {
+    throw new BadInput(`${name}: target ${quote(regression.target)} is now ${quote(renamed)}: set the file's target to ${quote(renamed)} and move it to ${renamed}/`);
+  }
   if (target === undefined) throw new BadInput(`${name}: target ${quote(regression.target)} is not one of ${kFuzzTargets.map((t) => t.name).join(', ')}`);
   try {
     return { ...regression, decoded: target.decode(regression.geometry, regression.commands) };

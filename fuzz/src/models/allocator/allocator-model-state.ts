@@ -1,17 +1,8 @@
-import type { PageAllocator } from '@kvfuzz/allocator-core';
+import type { AllocatorProvider, PageAllocator } from '@kvfuzz/allocator-core';
+import type { ReportScope } from '../../contract/report-scope.js';
 import type { LedgerSnapshot, PageLedger } from '../../ledger/page-ledger.js';
 import type { AllocatorGeometry } from './geometry.js';
-
-/**
- * One holder of pages: a request row (`row[i]` is the slot of position `i`, −1 after a partial
- * free) or the result of a plain `alloc`. Only contiguous rows can grow (extend, decode).
- */
-export interface Holding {
-  readonly id: number;
-  row: number[];
-  /** False once a random subset of its pages was given back: the row has holes. */
-  growable: boolean;
-}
+import { cloneHolding, type Holding } from './holding.js';
 
 /** The model's side: what a correct allocator's caller knows. */
 export interface AllocatorModel {
@@ -49,12 +40,22 @@ export interface AllocatorReal {
   backupState: unknown;
   shadowBackupState: unknown;
   /**
-   * Call the implementation's own `verifyInvariants()` after every command. Only for the
+   * Call the implementation's own `verifyInvariants()` at quiet points (a restore, the drain). Only for the
    * reference: the oracle must catch a planted bug without the implementation's help.
    */
   readonly selfCheck: boolean;
 }
 
 export function cloneLive(live: readonly Holding[]): Holding[] {
-  return live.map((h) => ({ id: h.id, row: h.row.slice(), growable: h.growable }));
+  return live.map(cloneHolding);
+}
+
+/** What a campaign against the allocator model runs: which implementation, and how strictly it is compared. */
+export interface AllocatorOptions {
+  /** The implementation under test (the reference, a planted bug, a provider being validated). */
+  readonly provider: AllocatorProvider;
+  /** `contract`: any page choice that keeps the contract; `exact`: also the reference's page ids and order. */
+  readonly mode: 'contract' | 'exact';
+  /** The part of the contract the campaign feeds (a per-rule report's family); everything when empty. */
+  readonly scope: ReportScope;
 }

@@ -1,6 +1,7 @@
 import { LedgerViolation } from '../../ledger/ledger-violation.js';
 import type { AllocatorModel, AllocatorReal } from './allocator-model-state.js';
-import { endGroupWithDeferredBad, mirror, pagesOfRow, verifyQuiet } from './model-io.js';
+import { heldPagesOf, slotsOf } from './holding.js';
+import { endGroupWithDeferredBad, mirror, verifyHoldings, verifyQuiet } from './model-io.js';
 
 /**
  * The end of every run: close the group, give back every holding, and then the whole pool must be
@@ -9,6 +10,7 @@ import { endGroupWithDeferredBad, mirror, pagesOfRow, verifyQuiet } from './mode
  */
 export function drainAllocator(m: AllocatorModel, r: AllocatorReal): void {
   const op = 'drain';
+  verifyQuiet(m, r, op, true);
   if (m.deferredBad.length > 0) {
     endGroupWithDeferredBad(m, r, op);
   } else if (m.groupOpen) {
@@ -16,13 +18,14 @@ export function drainAllocator(m: AllocatorModel, r: AllocatorReal): void {
     m.groupOpen = false;
     m.ledger.flushQueued();
   }
+  verifyHoldings(m, op);
   for (const h of m.live) {
-    const slots = Int32Array.from(h.row.filter((s) => s >= 0));
+    const slots = slotsOf(h, 0, h.sizeTokens, m.pageSize);
     mirror(r, op, (a) => a.free(slots));
-    m.ledger.release(h.id, pagesOfRow(h.row, m.pageSize), false, op);
+    m.ledger.release(h.id, heldPagesOf(h), false, op);
   }
   m.live = [];
-  verifyQuiet(m, r, op);
+  verifyQuiet(m, r, op, true);
   m.ledger.checkDrained();
   const ps = m.pageSize;
   const all = mirror(r, op, (a) => a.alloc(m.ledger.numPages * ps));

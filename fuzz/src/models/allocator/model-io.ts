@@ -1,10 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { AllocatorConfig, DecodeBatch, ExtendBatch, PageAllocator } from '@kvfuzz/allocator-core';
 import { LedgerViolation } from '../../ledger/ledger-violation.js';
+import type { OpLabel } from '../../ledger/op-label.js';
 import { ForwardingAllocator } from './forwarding-allocator.js';
 import { isProviderFault } from '../../provider-fault.js';
 import { describeThrown } from '../../text/describe-thrown.js';
-import type { AllocatorModel, AllocatorReal, Holding } from './allocator-model-state.js';
+import type { AllocatorModel, AllocatorReal } from './allocator-model-state.js';
+import { slotAt, type Holding } from './holding.js';
 
 /** What a caller writes over its arrays once a call returns, like a request-table row being reused. */
 export const kScribble = -7;
@@ -117,8 +119,21 @@ export function contractChecked(made: unknown, config: Required<Pick<AllocatorCo
 
 /** The live holding a pick resolves to (modulo the live set), or null when nothing is live. */
 export function resolvePick(m: AllocatorModel, pick: number, growableOnly = false): Holding | null {
-  const pool = growableOnly ? m.live.filter((h) => h.growable) : m.live;
-  return pool.length === 0 ? null : (pool[pick % pool.length] as Holding);
+  if (!growableOnly) return m.live.length === 0 ? null : (m.live[pick % m.live.length] as Holding);
+  let count = 0;
+  for (const h of m.live) if (h.growable) count++;
+  if (count === 0) return null;
+  let k = pick % count;
+  for (const h of m.live) if (h.growable && k-- === 0) return h;
+  return null;
+}
+
+/** Whether two answers are the same slots in the same order (both null counts as the same). */
+function sameSlots(got: Int32Array | null | void, expect: Int32Array | null | void): boolean {
+  if (!(got instanceof Int32Array) || !(expect instanceof Int32Array)) return !(got instanceof Int32Array) && !(expect instanceof Int32Array) && (got === expect || (got == null && expect == null));
+  if (got.length !== expect.length) return false;
+  for (let i = 0; i < got.length; i++) if (got[i] !== expect[i]) return false;
+  return true;
 }
 
 function show(x: Int32Array | null): string {
@@ -129,40 +144,17 @@ function show(x: Int32Array | null): string {
  * Calls the implementation and, in exact mode, the reference with the same inputs, and requires
  * the same answer. Inputs must not be scribbled before this returns.
  */
-export function mirror<T extends Int32Array | null | void>(r: AllocatorReal, op: string, call: (a: PageAllocator) => T): T {
+export function mirror<T extends Int32Array | null | void>(r: AllocatorReal, op: OpLabel, call: (a: PageAllocator) => T): T {
   const got = call(r.allocator);
   // A second path beside the checked allocator: whatever the call returns, the model reads only these.
   if (got !== undefined && got !== null && !(got instanceof Int32Array)) throw new LedgerViolation('return-type', `${op} returned ${kindOf(got)}, not an Int32Array or null`);
   if (r.shadow !== null) {
     const expect = call(r.shadow);
-    const same = got instanceof Int32Array || expect instanceof Int32Array
-      ? got instanceof Int32Array && expect instanceof Int32Array && isDeepStrictEqual(Array.from(got), Array.from(expect))
-      : got === expect || (got == null && expect == null);
-    if (!same) throw new LedgerViolation('exact', `${op} returned ${show(got ?? null)}, the reference ${show(expect ?? null)}`);
+    if (!sameSlots(got, expect)) throw new LedgerViolation('exact', `${op} returned ${show(got ?? null)}, the reference ${show(expect ?? null)}`);
   }
   return got;
 }
 
-/** Distinct pages of a row's live positions, in row order. */
-export function pagesOfRow(row: readonly number[], pageSize: number): number[] {
-  const pages: number[] = [];
-  let last = -1;
-  for (const slot of row) {
-    if (slot < 0) continue;
-    const page = Math.floor(slot / pageSize);
-    if (page !== last && !pages.includes(page)) pages.push(page);
-    last = page;
-  }
-  return pages;
-}
-
-/**
- * Appends newly allocated slots to a row, checking the row page structure (`row[i] % ps == i % ps`,
- * one page per page block, the partly filled block continuing in its own page).
- *
- * @returns the pages of the blocks the slots opened (the pages consumed).
- * @throws LedgerViolation naming the position and slot that break the structure.
- */
 /**
  * One decode step of `holdings` (a token each): the lengths after it, each row's last slot (−1
  * for an empty row), and how many pages the step opens.
@@ -172,36 +164,61 @@ export function decodeStepOf(holdings: readonly Holding[], pageSize: number): { 
   const seqLens = new Int32Array(n);
   const lastLoc = new Int32Array(n);
   let pagesNeeded = 0;
-  holdings.forEach((h, i) => {
-    const seq = h.row.length + 1;
+  for (let i = 0; i < n; i++) {
+    const h = holdings[i] as Holding;
+    const seq = h.sizeTokens + 1;
     seqLens[i] = seq;
-    lastLoc[i] = seq === 1 ? -1 : (h.row[seq - 2] as number);
-    pagesNeeded += Math.ceil(seq / pageSize) - Math.ceil((seq - 1) / pageSize);
-  });
+    lastLoc[i] = seq === 1 ? -1 : slotAt(h, seq - 2, pageSize);
+    if ((seq - 1) % pageSize === 0) pagesNeeded++;
+  }
   return { seqLens, lastLoc, pagesNeeded };
 }
 
-export function extendRow(h: Holding, slots: Int32Array, pageSize: number, op: string, contractRule: string | null = null): number[] {
+/**
+ * Appends newly allocated slots to a row, checking the row page structure (`row[i] % ps == i % ps`,
+ * one page per page block, the partly filled block continuing in its own page).
+ *
+ * @returns the pages of the blocks the slots opened (the pages consumed).
+ * @throws LedgerViolation naming the position and slot that break the structure.
+ */
+export function extendRow(h: Holding, slots: Int32Array, pageSize: number, op: OpLabel, contractRule: string | null = null): number[] {
   const newPages: number[] = [];
-  const pre = h.row.length;
-  let blockPage = pre % pageSize === 0 ? -1 : Math.floor((h.row[pre - 1] as number) / pageSize);
-  for (let k = 0; k < slots.length; k++) {
-    const pos = pre + k;
-    const slot = slots[k] as number;
-    if (pos % pageSize === 0) blockPage = -1;
-    if (!Number.isInteger(slot) || slot < 0 || slot % pageSize !== pos % pageSize) {
-      throw new LedgerViolation('row-structure', `${op} put slot ${slot} at row position ${pos} of #${h.id}: slot % ${pageSize} must be ${pos % pageSize}`, contractRule);
-    }
-    const page = Math.floor(slot / pageSize);
-    if (blockPage === -1) {
-      blockPage = page;
+  const pre = h.sizeTokens;
+  const posEnd = pre + slots.length;
+  let pos = pre;
+  while (pos < posEnd) {
+    const offset = pos % pageSize;
+    const blockStart = pos - offset;
+    // A block the row already holds continues in its page; a new block takes the page of its first slot.
+    let page: number;
+    if (offset !== 0 && pos === pre) {
+      page = h.pages[h.pages.length - 1] as number;
+    } else {
+      const slot = slots[pos - pre] as number;
+      if (slot < 0 || slot % pageSize !== offset) badSlot(h, slots, pre, pos, pageSize, op, contractRule);
+      page = (slot - offset) / pageSize;
       newPages.push(page);
-    } else if (page !== blockPage) {
-      throw new LedgerViolation('row-structure', `${op} put slot ${slot} (page ${page}) at row position ${pos} of #${h.id}, whose page block is in page ${blockPage}`, contractRule);
     }
-    h.row.push(slot);
+    const base = page * pageSize - blockStart;
+    const end = Math.min(posEnd, blockStart + pageSize);
+    for (; pos < end; pos++) if (slots[pos - pre] !== base + pos) badSlot(h, slots, pre, pos, pageSize, op, contractRule);
   }
+  for (const page of newPages) h.pages.push(page);
+  h.heldBlocks += newPages.length;
+  h.sizeTokens = posEnd;
   return newPages;
+}
+
+/** The violation for the slot at row position `pos`, which breaks the row page structure. */
+function badSlot(h: Holding, slots: Int32Array, pre: number, pos: number, pageSize: number, op: OpLabel, contractRule: string | null): never {
+  const slot = slots[pos - pre] as number;
+  if (slot < 0 || slot % pageSize !== pos % pageSize) {
+    throw new LedgerViolation('row-structure', `${op} put slot ${slot} at row position ${pos} of #${h.id}: slot % ${pageSize} must be ${pos % pageSize}`, contractRule);
+  }
+  const blockStart = pos - (pos % pageSize);
+  const first = blockStart < pre ? (h.pages[h.pages.length - 1] as number) * pageSize : (slots[blockStart - pre] as number);
+  const blockPage = Math.floor(first / pageSize);
+  throw new LedgerViolation('row-structure', `${op} put slot ${slot} (page ${Math.floor(slot / pageSize)}) at row position ${pos} of #${h.id}, whose page block is in page ${blockPage}`, contractRule);
 }
 
 /**
@@ -215,18 +232,18 @@ export function extendRow(h: Holding, slots: Int32Array, pageSize: number, op: s
  *   noted in `m.deferredBad` (the ledger records no give-back) and must leave availability as it
  *   was; see {@link endGroupWithDeferredBad}.
  */
-export function expectRejected(m: AllocatorModel, r: AllocatorReal, op: string, call: (a: PageAllocator) => unknown, contractRule: string, deferrable = false): void {
+export function expectRejected(m: AllocatorModel, r: AllocatorReal, op: OpLabel, call: (a: PageAllocator) => unknown, contractRule: string, deferrable = false): void {
   const availBefore = r.allocator.availableSize();
   const stateBefore = m.groupOpen ? null : structuredCloneSafe(r.allocator.backupState());
   let threw = false;
   try {
-    call(r.allocator);
+    withoutStacks(() => call(r.allocator));
   } catch (error) {
     if (isProviderFault(error) || error instanceof LedgerViolation) throw error;
     threw = true;
   }
   if (!threw && deferrable && m.groupOpen) {
-    m.deferredBad.push(op);
+    m.deferredBad.push(String(op));
     const availAfter = r.allocator.availableSize();
     if (availAfter !== availBefore) {
       throw new LedgerViolation('available-size', `${op} was accepted inside the open free group (to be refused at freeGroupEnd) but availableSize went ${availBefore} → ${availAfter}`, contractRule);
@@ -252,12 +269,12 @@ export function expectRejected(m: AllocatorModel, r: AllocatorReal, op: string, 
  *
  * @param op - the command ending the group (`groupEnd()`, or the drain).
  */
-export function endGroupWithDeferredBad(m: AllocatorModel, r: AllocatorReal, op: string): void {
+export function endGroupWithDeferredBad(m: AllocatorModel, r: AllocatorReal, op: OpLabel): void {
   const bad = m.deferredBad.join('; ');
   const availBefore = r.allocator.availableSize();
   const refusedBy = (call: (a: PageAllocator) => void): boolean => {
     try {
-      call(r.allocator);
+      withoutStacks(() => call(r.allocator));
     } catch (error) {
       if (isProviderFault(error) || error instanceof LedgerViolation) throw error;
       return true;
@@ -286,6 +303,21 @@ export function endGroupWithDeferredBad(m: AllocatorModel, r: AllocatorReal, op:
   verifyQuiet(m, r, recover);
 }
 
+/**
+ * Runs a call whose throw the model expects and drops, with stack capture off: the stacks of those
+ * refusals are never read, and capturing them costs more than the call. What the model rethrows (a
+ * violation, a provider fault) carries a rule or a code, which is what a failure prints.
+ */
+export function withoutStacks<T>(call: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return call();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 function structuredCloneSafe(state: unknown): unknown {
   try {
     return structuredClone(state);
@@ -295,10 +327,12 @@ function structuredCloneSafe(state: unknown): unknown {
 }
 
 /**
- * The checks after every command: exact availableSize against the ledger (conservation), every
- * live row's pages held by its holder (disjointness), and the reference's own structure check.
+ * The checks after every command, each O(1) or O(pages the command touched): exact availableSize
+ * against the ledger (conservation) and, for the reference, its own structure check. Disjointness
+ * needs no walk here: every page a command hands to or takes from a row went through the ledger,
+ * which refuses a page held by anyone else.
  */
-export function afterCommand(m: AllocatorModel, r: AllocatorReal, op: string): void {
+export function afterCommand(m: AllocatorModel, r: AllocatorReal, op: OpLabel): void {
   m.executed++;
   verifyQuiet(m, r, op);
 }
@@ -316,13 +350,17 @@ const kQuietRuleOfBuilder: Readonly<Record<string, string>> = {
 };
 
 /** The rule an availableSize mismatch right after `op` breaks: its builder's, and A13 for a give-back inside a group. */
-function quietRuleOf(op: string, groupOpen: boolean): string {
-  const rule = kQuietRuleOfBuilder[/^\w+/.exec(op)?.[0] ?? ''] ?? 'A11';
+function quietRuleOf(op: OpLabel, groupOpen: boolean): string {
+  const rule = kQuietRuleOfBuilder[/^\w+/.exec(String(op))?.[0] ?? ''] ?? 'A11';
   return rule === 'A12' && groupOpen ? 'A13' : rule;
 }
 
-/** The quiet-point checks of {@link afterCommand}, without counting a command (the drain uses them). */
-export function verifyQuiet(m: AllocatorModel, r: AllocatorReal, op: string): void {
+/**
+ * The checks of {@link afterCommand}, without counting a command. `wholeStructure` (a quiet point:
+ * a restore, the start and end of the drain) adds the reference's own structure check, which
+ * walks the whole pool.
+ */
+export function verifyQuiet(m: AllocatorModel, r: AllocatorReal, op: OpLabel, wholeStructure = false): void {
   const expectAvail = m.ledger.freePageCount * m.pageSize;
   const avail = r.allocator.availableSize();
   if (avail !== expectAvail) {
@@ -336,13 +374,20 @@ export function verifyQuiet(m: AllocatorModel, r: AllocatorReal, op: string): vo
   if (r.shadow !== null && r.shadow.availableSize() !== avail) {
     throw new LedgerViolation('exact', `after ${op}: availableSize() = ${avail}, the reference ${r.shadow.availableSize()}`);
   }
+  const self = r.allocator as PageAllocator & { verifyInvariants?: () => void };
+  if (wholeStructure && r.selfCheck && typeof self.verifyInvariants === 'function') self.verifyInvariants();
+}
+
+/**
+ * The whole-structure check of a quiet point (a restore, the drain): every live row's pages are
+ * held by that row in the ledger (disjointness), O(pages held).
+ */
+export function verifyHoldings(m: AllocatorModel, op: OpLabel): void {
   for (const h of m.live) {
-    for (const page of pagesOfRow(h.row, m.pageSize)) {
-      if (m.ledger.holderOf(page) !== h.id) throw new LedgerViolation('model', `#${h.id} holds page ${page} but the ledger says ${m.ledger.holderOf(page)}`);
+    for (const page of h.pages) {
+      if (page >= 0 && m.ledger.holderOf(page) !== h.id) throw new LedgerViolation('model', `after ${op}: #${h.id} holds page ${page} but the ledger says ${m.ledger.holderOf(page)}`);
     }
   }
-  const self = r.allocator as PageAllocator & { verifyInvariants?: () => void };
-  if (r.selfCheck && typeof self.verifyInvariants === 'function') self.verifyInvariants();
 }
 
 /**
@@ -350,7 +395,7 @@ export function verifyQuiet(m: AllocatorModel, r: AllocatorReal, op: string): vo
  * with a remainder, a page past `numPages` breaks A3 (its last slots lie past the KV buffers,
  * which hold `sizeTokens + pageSize` slots); the ledger reports the rest of A6.
  */
-export function acquirePages(m: AllocatorModel, holderId: number, pages: readonly number[], op: string): void {
+export function acquirePages(m: AllocatorModel, holderId: number, pages: readonly number[], op: OpLabel): void {
   if (m.sizeRemainderAccepted) {
     const past = pages.find((page) => page > m.ledger.numPages);
     if (past !== undefined) {
@@ -360,11 +405,12 @@ export function acquirePages(m: AllocatorModel, holderId: number, pages: readonl
   m.ledger.acquire(holderId, pages, op);
 }
 
-/** Gives back a holding's pages through `call` and records it in the ledger. */
-export function giveBack(m: AllocatorModel, h: Holding, pages: readonly number[], op: string): void {
+/** Records in the ledger that a holding gave `pages` back. */
+export function giveBack(m: AllocatorModel, h: Holding, pages: readonly number[], op: OpLabel): void {
   m.ledger.release(h.id, pages, m.groupOpen, op);
 }
 
 export function removeHolding(m: AllocatorModel, h: Holding): void {
-  m.live = m.live.filter((x) => x !== h);
+  const i = m.live.indexOf(h);
+  if (i >= 0) m.live.splice(i, 1);
 }

@@ -1,18 +1,11 @@
-import fc from 'fast-check';
-import { referenceProvider, type AllocatorConfig, type AllocatorProvider } from '@kvfuzz/allocator-core';
-import { scopeFeeds, type ReportScope } from '../../contract/report-scope.js';
-import { ruleOfError } from '../../contract/rule-of-error.js';
-import { LedgerViolation } from '../../ledger/ledger-violation.js';
-import { PageLedger } from '../../ledger/page-ledger.js';
-import { isProviderFault } from '../../provider-fault.js';
-import { allocatorCommandArbitraries, commandMixArbitrary, kCommandsPerRunMax } from './allocator-commands.js';
-import type { AllocatorModel, AllocatorReal } from './allocator-model-state.js';
+import type { AllocatorProvider } from '@kvfuzz/allocator-core';
+import type { ReportScope } from '../../contract/report-scope.js';
+import { formatModelFailure, runModel, runModelProgram } from '../model-definition.js';
+import { syncResult, type CampaignOptions, type ModelRunReport } from '../run-model.js';
+import { allocatorModel } from './allocator-model.js';
+import type { AllocatorModel } from './allocator-model-state.js';
 import type { AllocatorCommand } from './commands/command.js';
-import { kRejectKindNames, kRejectKinds } from './commands/reject-command.js';
-import { drainAllocator } from './drain.js';
-import { contractChecked } from './model-io.js';
-import { formatGeometry, formatProbe, geometryArbitrary, type GeometryDraws, pageSizeOf, sizeTokensOf, sizeTokensOfferedOf, type AllocatorGeometry, type ConfigProbe } from './geometry.js';
-import { formatFailure, runCampaign, runProgram, type CampaignOptions, type ModelRunReport, type ModelSpec } from '../run-model.js';
+import type { AllocatorGeometry } from './geometry.js';
 
 /** How a campaign against the allocator model runs. */
 export interface AllocatorModelOptions extends CampaignOptions {
@@ -34,143 +27,23 @@ export interface AllocatorModelOptions extends CampaignOptions {
   readonly scope?: ReportScope;
 }
 
-/** Does nothing with what it hears: a campaign outside a per-rule report counts no inputs. */
-const ignoreFed = (): void => {};
-
-export function newAllocatorModel(g: AllocatorGeometry, sizeRemainderAccepted = false, onFed: (rule: string) => void = ignoreFed): AllocatorModel {
-  return {
-    geometry: g,
-    pageSize: pageSizeOf(g),
-    ledger: new PageLedger(pageSizeOf(g), g.poolPages),
-    live: [],
-    nextId: 0,
-    groupOpen: false,
-    deferredBad: [],
-    sizeRemainderAccepted,
-    backup: null,
-    executed: 0,
-    onFed,
-  };
-}
-
-/**
- * `create(config)`, or null when the provider refuses it. Only the provider's own throw is a
- * refusal: a fault of the process bridge, or a violation the validator raised reading the reply
- * (a wrong type), goes on up.
- */
-function createOrRefused(provider: AllocatorProvider, config: AllocatorConfig): { readonly made: unknown } | null {
-  try {
-    return { made: provider.create(config) };
-  } catch (error) {
-    if (isProviderFault(error) || error instanceof LedgerViolation) throw error;
-    return null;
-  }
-}
-
-/**
- * Tries the geometry's probe, a configuration A2 says must be refused or A4 says may be: an
- * accepted A2 configuration is a violation; an accepted A4 one must report A1's geometry, and is
- * then dropped (over the protocol the run's `create` replaces it).
- *
- * @throws LedgerViolation `accepted-bad-input` (A2), or `geometry` (A1) for an accepted A4 probe.
- */
-function tryConfigProbe(provider: AllocatorProvider, probe: ConfigProbe, g: AllocatorGeometry, onFed: (rule: string) => void): void {
-  const op = formatProbe(probe);
-  onFed(probe.rule);
-  const config = { sizeTokens: probe.sizeTokens, kernelPageSize: probe.kernelPageSize, dcpSize: probe.dcpSize, needSort: g.needSort, checks: g.checks };
-  const created = createOrRefused(provider, config);
-  if (created === null) return;
-  if (probe.rule === 'A2') throw new LedgerViolation('accepted-bad-input', `${op} must be refused, but the provider accepted it`, 'A2');
-  try {
-    contractChecked(created.made, config);
-  } catch (error) {
-    // An accepted A4 configuration whose geometry is wrong breaks A4 (which asks for A1's geometry), not A1.
-    if (error instanceof LedgerViolation && error.rule === 'geometry') throw new LedgerViolation(error.rule, error.message.replace(/^\[geometry\] /, ''), 'A4');
-    throw error;
-  }
-}
-
-/**
- * The real side of a run: the provider's allocator, checked against the contract's types and the
- * configuration's geometry (see {@link contractChecked}), and the reference in exact mode. The
- * geometry's probe (A2/A4) is tried first. A size with a remainder (A3) is offered first; if the
- * provider refuses it, the floored size is created instead. The reference always gets the floored
- * size (it refuses the other).
- *
- * @throws LedgerViolation when a probe is answered against A2/A4, or what `create` returned is not
- *   an allocator of this geometry with every page free.
- */
-export function newAllocatorReal(g: AllocatorGeometry, provider: AllocatorProvider, exact: boolean, onFed: (rule: string) => void = ignoreFed): AllocatorReal & { readonly sizeRemainderAccepted: boolean } {
-  if (g.configProbe !== undefined && g.configProbe !== null) tryConfigProbe(provider, g.configProbe, g, onFed);
-  const base = { kernelPageSize: g.kernelPageSize, dcpSize: g.dcpSize, needSort: g.needSort, checks: g.checks };
-  const floored = { ...base, sizeTokens: sizeTokensOf(g) };
-  const offered = { ...base, sizeTokens: sizeTokensOfferedOf(g) };
-  if (offered.sizeTokens !== floored.sizeTokens) onFed('A3');
-  const withRemainder = offered.sizeTokens !== floored.sizeTokens ? createOrRefused(provider, offered) : null;
-  const config = withRemainder === null ? floored : offered;
-  const allocator = contractChecked(withRemainder === null ? provider.create(floored) : withRemainder.made, config);
-  const availExpect = allocator.numPages * allocator.pageSize;
-  if (allocator.availableSize() !== availExpect) {
-    throw new LedgerViolation(
-      'available-size',
-      `create({ sizeTokens: ${config.sizeTokens}, … }) returned an allocator with availableSize() = ${allocator.availableSize()}, not numPages ${allocator.numPages} × pageSize ${allocator.pageSize} = ${availExpect}`,
-      withRemainder === null ? 'A11' : 'A3',
-    );
-  }
-  return {
-    allocator,
-    shadow: exact ? referenceProvider.create(floored) : null,
-    backupState: null,
-    shadowBackupState: null,
-    selfCheck: provider === referenceProvider,
-    sizeRemainderAccepted: withRemainder !== null,
-  };
-}
-
-/** The allocator model as the campaign runner takes it. */
-export function allocatorModelSpec(
-  provider: AllocatorProvider = referenceProvider,
-  mode: 'contract' | 'exact' = 'contract',
-  fixed: Partial<AllocatorGeometry> = {},
-  maxCommands: number = kCommandsPerRunMax,
-  scope: ReportScope = {},
-): ModelSpec<AllocatorGeometry, AllocatorModel, AllocatorReal> {
-  const onFed = scope.onFed ?? ignoreFed;
-  const rejectKinds = kRejectKindNames.filter((kind) => scopeFeeds(scope, kRejectKinds[kind].contract));
-  // A report's refusal family feeds its inputs in every run: the mix keeps the reject family on.
-  const mix = scope.family === undefined || rejectKinds.length === 0 ? commandMixArbitrary : commandMixArbitrary.map((m) => ({ ...m, reject: Math.max(1, m.reject) * 2 }));
-  const draws: GeometryDraws = {
-    sizeExtra: scope.family === undefined ? 'sometimes' : scope.family === 'A3' ? 'always' : 'never',
-    probe: scope.family === undefined ? 'sometimes' : scope.family === 'A2' || scope.family === 'A4' ? scope.family : 'never',
-  };
-  return {
-    arbitrary: fc
-      .tuple(geometryArbitrary(fixed, draws), mix)
-      .chain(([g, m]) => fc.tuple(fc.constant(g), fc.commands(allocatorCommandArbitraries(g, m, rejectKinds), { maxCommands, size: 'max' }))),
-    setup: (g) => {
-      const real = newAllocatorReal(g, provider, mode === 'exact', onFed);
-      return { model: newAllocatorModel(g, real.sizeRemainderAccepted, onFed), real };
-    },
-    drain: drainAllocator,
-    executed: (m) => m.executed,
-    ruleOf: (error) => ruleOfError('allocator', error),
-  };
-}
-
-/** Runs one program (a geometry and a command list) and drains; throws what the oracle finds. */
-export function runAllocatorProgram(g: AllocatorGeometry, commands: Iterable<AllocatorCommand>, provider: AllocatorProvider = referenceProvider, exact = false): AllocatorModel {
-  return runProgram(allocatorModelSpec(provider, exact ? 'exact' : 'contract'), g, commands);
-}
-
 /**
  * Runs the allocator model: random geometries and command sequences against the provider, the
  * ledger as the oracle, a drain at the end of every run. Never throws for a failure: it reports it.
  */
 export function runAllocatorModel(options: AllocatorModelOptions = {}): ModelRunReport<AllocatorGeometry> {
-  return runCampaign(allocatorModelSpec(options.provider, options.mode, options.geometry, options.maxCommands, options.scope), options);
+  const { provider, mode, scope, ...rest } = options;
+  const over = { ...(provider === undefined ? {} : { provider }), ...(mode === undefined ? {} : { mode }), ...(scope === undefined ? {} : { scope }) };
+  return syncResult(runModel(allocatorModel, { ...rest, options: over }), 'runAllocatorModel');
+}
+
+/** Runs one program (a geometry and a command list) and drains; throws what the oracle finds. */
+export function runAllocatorProgram(g: AllocatorGeometry, commands: Iterable<AllocatorCommand>, provider?: AllocatorProvider, exact = false): AllocatorModel {
+  const over = { ...(provider === undefined ? {} : { provider }), mode: exact ? ('exact' as const) : ('contract' as const) };
+  return syncResult(runModelProgram(allocatorModel, g, commands, over), 'runAllocatorProgram');
 }
 
 /** A failure as the text a person reads: header (seed, path, geometry), the rule, and the program. */
 export function formatAllocatorFailure(report: ModelRunReport<AllocatorGeometry>, target = 'allocator'): string {
-  return formatFailure(report, target, formatGeometry);
+  return formatModelFailure(allocatorModel, report, target);
 }

@@ -1,4 +1,5 @@
 import { LedgerViolation } from '../../ledger/ledger-violation.js';
+import { emptyHolding } from '../allocator/holding.js';
 import { runLockstepExtend } from './commands/extend-command.js';
 import { finishOnBoth } from './commands/finish-command.js';
 import type { GpuKernelsModel, GpuKernelsReal } from './gpu-model-state.js';
@@ -14,7 +15,7 @@ export async function drainGpuKernels(m: GpuKernelsModel, r: GpuKernelsReal): Pr
   for (const h of [...m.live]) await finishOnBoth(m, r, h, [], 'none', op);
   verifyGpuQuiet(m, r, op);
   m.ledger.checkDrained();
-  const whole = { holdings: [{ id: m.nextId++, row: [], growable: true }], isNew: [true], tokens: [m.ledger.numPages * m.pageSize] };
+  const whole = { holdings: [emptyHolding(m.nextId++)], isNew: [true], tokens: [m.ledger.numPages * m.pageSize] };
   await runLockstepExtend(m, r, whole, 0, `${op}: extend the whole pool`);
   const h = m.live[0];
   if (h === undefined || m.ledger.freePageCount !== 0) {

@@ -1,6 +1,6 @@
-import type { Holding } from '../allocator/allocator-model-state.js';
+import { emptyHolding, type Holding } from '../allocator/holding.js';
 import { LedgerViolation } from '../../ledger/ledger-violation.js';
-import { pagesOfRow } from '../allocator/model-io.js';
+import type { OpLabel } from '../../ledger/op-label.js';
 import type { GpuKernelsModel, GpuKernelsReal } from './gpu-model-state.js';
 
 /** One request of a batch: a live row (`pick`) or a new one (`null`), grown by `tokens`. */
@@ -27,7 +27,7 @@ export function resolveRequests(m: GpuKernelsModel, entries: readonly BatchEntry
     let h = e.pick === null || m.live.length === 0 ? null : (m.live[e.pick % m.live.length] as Holding);
     if (h !== null && holdings.includes(h)) h = null;
     isNew.push(h === null);
-    holdings.push(h ?? { id: m.nextId++, row: [], growable: true });
+    holdings.push(h ?? emptyHolding(m.nextId++));
   }
   return { holdings, isNew, tokens: entries.map((e) => e.tokens) };
 }
@@ -49,20 +49,20 @@ export function heldPages(m: GpuKernelsModel): number[] {
  * (conservation), every live row's pages held by it (disjointness), and the reference's own
  * structure check.
  */
-export function afterGpuCommand(m: GpuKernelsModel, r: GpuKernelsReal, op: string): void {
+export function afterGpuCommand(m: GpuKernelsModel, r: GpuKernelsReal, op: OpLabel): void {
   m.executed++;
   verifyGpuQuiet(m, r, op);
 }
 
 /** The quiet-point checks of {@link afterGpuCommand}, without counting a command (the drain uses them). */
-export function verifyGpuQuiet(m: GpuKernelsModel, r: GpuKernelsReal, op: string): void {
+export function verifyGpuQuiet(m: GpuKernelsModel, r: GpuKernelsReal, op: OpLabel): void {
   const expectAvail = m.ledger.freePageCount * m.pageSize;
   const avail = r.allocator.availableSize();
   if (avail !== expectAvail) {
     throw new LedgerViolation('available-size', `after ${op}: availableSize() = ${avail}, but the ledger has ${m.ledger.freePageCount} free pages × ${m.pageSize} = ${expectAvail}`);
   }
   for (const h of m.live) {
-    for (const page of pagesOfRow(h.row, m.pageSize)) {
+    for (const page of h.pages) {
       if (m.ledger.holderOf(page) !== h.id) throw new LedgerViolation('model', `#${h.id} holds page ${page} but the ledger says ${m.ledger.holderOf(page)}`);
     }
   }

@@ -1,7 +1,7 @@
 import type { BaseAllocator } from '@kvfuzz/allocator-core';
-import type { GpuAllocKernels } from '@kvfuzz/gpu-kernels';
+import type { GpuAllocKernels, KernelBug } from '@kvfuzz/gpu-kernels';
 import type { PageLedger } from '../../ledger/page-ledger.js';
-import type { Holding } from '../allocator/allocator-model-state.js';
+import type { Holding } from '../allocator/holding.js';
 import type { GpuKernelsGeometry } from './gpu-geometry.js';
 
 /** The model's side: the requests the caller drives and the ledger of who holds each page. */
@@ -23,4 +23,9 @@ export interface GpuKernelsModel {
 export interface GpuKernelsReal {
   readonly allocator: BaseAllocator;
   readonly kernels: GpuAllocKernels;
+}
+
+/** What a campaign against the lock-step model runs: the kernels, with a planted bug or without (`'none'`). */
+export interface GpuKernelsOptions {
+  readonly bug: KernelBug;
 }

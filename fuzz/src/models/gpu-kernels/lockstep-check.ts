@@ -1,5 +1,6 @@
 import type { GpuPlan } from '@kvfuzz/gpu-kernels';
 import { LedgerViolation } from '../../ledger/ledger-violation.js';
+import type { OpLabel } from '../../ledger/op-label.js';
 
 /** What the CPU allocator answered for a batch: its slots (or `null`) and the free pages it consumed. */
 export interface CpuAnswer {
@@ -16,7 +17,7 @@ export interface CpuAnswer {
  * @param tokensPerRequest - output slots of each request, in batch order, to name the request of a mismatch.
  * @throws LedgerViolation `gpu-differs` naming the first mismatch: its request index, expected and got.
  */
-export function expectSamePlan(op: string, call: string, cpu: CpuAnswer, gpu: GpuPlan | null, tokensPerRequest: ArrayLike<number>): void {
+export function expectSamePlan(op: OpLabel, call: string, cpu: CpuAnswer, gpu: GpuPlan | null, tokensPerRequest: ArrayLike<number>): void {
   if (cpu.slots === null || gpu === null) {
     if (cpu.slots === gpu) return;
     const gpuSaid = gpu === null ? 'null' : `${gpu.slots.length} slots (${gpu.pageCount} pages)`;

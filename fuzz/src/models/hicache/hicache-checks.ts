@@ -1,27 +1,22 @@
-import type { HiRadixCache } from '@kvfuzz/host-pool';
 import type { TreeNode } from '@kvfuzz/prefix-cache';
 import { LedgerViolation } from '../../ledger/ledger-violation.js';
-import type { PrefixModel, PrefixReal } from '../prefix-cache/prefix-model-state.js';
-import type { HiModel, HiReal } from './hicache-state.js';
-
-export const hiCacheOf = (r: PrefixReal): HiRadixCache => r.cache as HiRadixCache;
+import type { OpLabel } from '../../ledger/op-label.js';
+import type { HiCacheModel, HiCacheReal } from './hicache-state.js';
 
 /**
- * The two-tier checks after every command, the engine's HiCache invariants (`hiradix_cache.py`)
+ * The HiCache checks after every command, the engine's HiCache invariants (`hiradix_cache.py`)
  * among them: the host pool's size and exact availability; evicted ⇒ backed up; an evicted node's
  * children are evicted; every host slot held belongs to exactly one node's host copy; a node with a
  * write-through copy in flight is locked, and the device pages that copy reads are still the ones
  * it started from.
  */
-export function checkTwoTier(pm: PrefixModel, pr: PrefixReal, op: string): void {
-  const m = pm as HiModel;
-  const r = pr as HiReal;
+export function checkHiCache(m: HiCacheModel, r: HiCacheReal, op: OpLabel): void {
   const host = r.hostPool;
   if (host.size !== m.hostSizeExpected) throw new LedgerViolation('host-size', `after ${op}: the host pool has ${host.size} slots; the sizing rule (one extra page) gives ${m.hostSizeExpected}`);
   if (host.availableSize() !== m.hostLedger.freePageCount) {
     throw new LedgerViolation('host-available-size', `after ${op}: host availableSize() = ${host.availableSize()}, the host ledger has ${m.hostLedger.freePageCount} free slots`);
   }
-  const cache = hiCacheOf(r);
+  const cache = r.cache;
   const byId = new Map<number, TreeNode>();
   const hostOwner = new Map<number, number>();
   for (const node of cache.tree.nodes()) {

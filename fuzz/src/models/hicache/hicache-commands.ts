@@ -1,14 +1,10 @@
-import { weightedArbitraries, type Weighted } from '../weighted-arbitraries.js';
 import fc from 'fast-check';
-import { BurstCommand } from '../prefix-cache/commands/admit-commands.js';
-import { EvictCommand } from '../prefix-cache/commands/cache-commands.js';
-import { lifecycleCommandArbitraries, lifecycleMixArbitrary } from '../prefix-cache/prefix-commands.js';
+import { lifecycleMixArbitrary, type LifecycleMix } from '../prefix-cache/prefix-commands.js';
 import { kSharedPrefixes } from '../prefix-cache/prompts.js';
-import { AckCommand, ClearAllCommand, EvictHostCommand, HitCommand, HostDoubleFreeCommand, LoadBackCommand, RoundTripCommand, type HiCommand } from './commands/hicache-commands.js';
 import type { HiCacheGeometry } from './hicache-geometry.js';
 
 /** Commands per run: lifecycles and tier traffic interleaved. */
-export const kTwoTierCommandsMax = 50;
+export const kHiCacheCommandsMax = 50;
 
 /** Per-run weights of the tier commands (the lifecycle commands keep their own mix). */
 export interface TierMix {
@@ -36,32 +32,30 @@ export const tierMixArbitrary: fc.Arbitrary<TierMix> = fc.record({
   reject: fc.integer({ min: 0, max: 1 }),
 });
 
-export function twoTierCommandArbitraries(g: HiCacheGeometry): fc.Arbitrary<fc.Arbitrary<HiCommand>[]> {
+/** A run's mix: the lifecycle families and the tier families side by side. */
+export const hiCacheMixArbitrary: fc.Arbitrary<LifecycleMix & TierMix> = fc.tuple(lifecycleMixArbitrary, tierMixArbitrary).map(([life, tier]) => ({ ...life, ...tier }));
+
+/** One of the shared prefixes the lifecycle's admissions cache. */
+export const kSharedPrefixArbitrary = fc.integer({ min: 0, max: kSharedPrefixes - 1 });
+
+/** A whole number of device pages, 0 to 4. */
+export function pagesTokensArbitrary(g: HiCacheGeometry): fc.Arbitrary<number> {
   const ps = g.kernelPageSize * g.dcpSize;
-  const prefix = fc.integer({ min: 0, max: kSharedPrefixes - 1 });
-  const tokens = fc.integer({ min: 0, max: 4 }).map((pages) => pages * ps);
-  // Shared prefixes long enough to clear the load-back threshold (10 tokens) at every page size,
-  // and short enough for a row (kRowPagesMax pages).
+  return fc.integer({ min: 0, max: 4 }).map((pages) => pages * ps);
+}
+
+/**
+ * Shared-prefix lengths long enough to clear the load-back threshold (10 tokens) at every page
+ * size, and short enough for a row (`kRowPagesMax` pages): whole pages, up to `extraPagesMax` past the shortest.
+ */
+export function longTokensArbitrary(g: HiCacheGeometry, extraPagesMax: number): fc.Arbitrary<number> {
+  const ps = g.kernelPageSize * g.dcpSize;
   const minPages = Math.ceil(12 / ps);
-  const longTokens = (extraMax: number): fc.Arbitrary<number> => fc.integer({ min: 0, max: extraMax }).map((extra) => Math.min(minPages + extra, 12) * ps);
-  return fc.tuple(lifecycleMixArbitrary, tierMixArbitrary).map(([lifeMix, tier]) => {
-    const weighted: Weighted<HiCommand>[] = [
-      {
-        weight: tier.populate * 2,
-        arbitrary: fc
-          .tuple(prefix, longTokens(3), fc.integer({ min: 1, max: 3 }))
-          .map(([p, shared, count]) => new BurstCommand({ prefix: p, shared, own: 1, extraKey: null }, count, { kind: 'none', n: 0 }) as unknown as HiCommand),
-      },
-      { weight: tier.roundTrip, arbitrary: fc.tuple(prefix, longTokens(3), fc.integer({ min: 0, max: 16 })).map(([p, n, q]) => new RoundTripCommand(p, n, q * ps)) },
-      { weight: tier.hit * 2, arbitrary: fc.tuple(prefix, fc.oneof(tokens, longTokens(3))).map(([p, n]) => new HitCommand(p, n)) },
-      { weight: tier.evictDevice, arbitrary: fc.integer({ min: 1, max: 4 }).map((pages) => new EvictCommand(pages * ps) as unknown as HiCommand) },
-      { weight: tier.evictHost, arbitrary: fc.integer({ min: 1, max: 4 }).map((pages) => new EvictHostCommand(pages * ps)) },
-      { weight: tier.loadBack * 2, arbitrary: fc.tuple(prefix, longTokens(6), fc.integer({ min: 0, max: 16 })).map(([p, n, q]) => new LoadBackCommand(p, n, q * ps)) },
-      { weight: tier.ack * 2, arbitrary: fc.integer({ min: 0, max: 15 }).map((pick) => new AckCommand(pick)) },
-      { weight: tier.clear, arbitrary: fc.constant(new ClearAllCommand()) },
-      { weight: tier.reject, arbitrary: fc.integer({ min: 0, max: 63 }).map((n) => new HostDoubleFreeCommand(n)) },
-    ];
-    const tierArbs = weightedArbitraries(weighted);
-    return [...(lifecycleCommandArbitraries(g, lifeMix) as unknown as fc.Arbitrary<HiCommand>[]), ...tierArbs];
-  });
+  return fc.integer({ min: 0, max: extraPagesMax }).map((extra) => Math.min(minPages + extra, 12) * ps);
+}
+
+/** A load-back quota: 0 to 16 device pages. */
+export function quotaTokensArbitrary(g: HiCacheGeometry): fc.Arbitrary<number> {
+  const ps = g.kernelPageSize * g.dcpSize;
+  return fc.integer({ min: 0, max: 16 }).map((pages) => pages * ps);
 }

@@ -1,27 +1,27 @@
 import { LedgerViolation } from '../../ledger/ledger-violation.js';
-import { finish } from '../prefix-cache/commands/lifecycle.js';
+import { finishRequests } from '../prefix-cache/commands/lifecycle.js';
 import { verifyPrefixQuiet } from '../prefix-cache/prefix-model-io.js';
-import { hiCacheOf } from './hicache-checks.js';
-import type { HiModel, HiReal } from './hicache-state.js';
+import type { HiCacheModel, HiCacheReal } from './hicache-state.js';
 
 /**
- * The end of every two-tier run: every copy in flight completes, the extra locks go, every request
+ * The end of every HiCache run: every copy in flight completes, the extra locks go, every request
  * finishes, the device tier is evicted (backed-up nodes stay as host copies) and then the host
  * tier. Both pools are then full, both ledgers clean, the tree empty with only the root's lock.
  */
-export function drainTwoTier(m: HiModel, r: HiReal): void {
+export function drainHiCache(m: HiCacheModel, r: HiCacheReal): void {
   const op = 'drain';
-  const cache = hiCacheOf(r);
+  const cache = r.cache;
+  verifyPrefixQuiet(m, r, op, true);
   for (const copy of cache.pendingCopies()) {
     cache.ack(copy.id);
     m.copySources.delete(copy.id);
   }
   for (const node of m.extraLocks) cache.tree.decLockRef(node);
   m.extraLocks = [];
-  finish(m, r, [...m.live], () => null, true, op);
+  finishRequests(m, r, [...m.live], () => null, true, op);
   cache.evict(cache.totalSize());
   cache.evictHost(m.hostLedger.heldPageCount);
-  verifyPrefixQuiet(m, r, op);
+  verifyPrefixQuiet(m, r, op, true);
   m.ledger.checkDrained();
   m.hostLedger.checkDrained();
   if (cache.tree.nodeCount() !== 0 || cache.totalSize() !== 0 || cache.protectedSize() !== 0) {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { kWritePolicies } from '@kvfuzz/host-pool';
+import { kWritePolicies } from '@kvfuzz/hicache';
 import { z } from 'zod';
 import { prefixGeometryArbitrary, prefixGeometryFields, type PrefixGeometry } from '../prefix-cache/geometry.js';
 import { fixedOr } from '../geometry-draws.js';

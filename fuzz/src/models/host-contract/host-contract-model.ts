@@ -11,16 +11,21 @@
  */
 import fc from 'fast-check';
 import { kDcpSizes } from '@kvfuzz/allocator-core';
-import { HostSlotPool, type HostPool, type HostPoolProvider, type HostSlotPoolConfig } from '@kvfuzz/host-pool';
+import { HostSlotPool, hostSlotPoolProvider, type HostPool, type HostPoolProvider, type HostSlotPoolConfig } from '@kvfuzz/host-pool';
 import { scopeFeeds, type ReportScope } from '../../contract/report-scope.js';
 import { ruleOfError } from '../../contract/rule-of-error.js';
 import { LedgerViolation } from '../../ledger/ledger-violation.js';
 import { PageLedger } from '../../ledger/page-ledger.js';
 import { isProviderFault } from '../../provider-fault.js';
 import { describeThrown } from '../../text/describe-thrown.js';
-import { kKernelPageSizes } from '../allocator/geometry.js';
-import { printCall, type CommandData } from '../command-data.js';
-import { formatFailure, runCampaign, type CampaignOptions, type ModelRunReport, type ModelSpec } from '../run-model.js';
+import { kKernelPageSizes, oneOfSchema } from '../allocator/geometry.js';
+import { fixedOr } from '../geometry-draws.js';
+import type { OpLabel } from '../../ledger/op-label.js';
+import { dataIntSchema } from '../command-bounds.js';
+import { defineCommand, noArgs, type CommandBuilder, type CommandDefinition } from '../model-command.js';
+import { formatModelFailure, modelSpec, runModel, type ModelDefinition } from '../model-definition.js';
+import { syncResult, type CampaignOptions, type ModelRunReport, type ModelSpec } from '../run-model.js';
+import { z } from 'zod';
 
 /**
  * Configurations create must refuse (H2), each built from the run's geometry: a page that is not a
@@ -62,7 +67,7 @@ export interface HostGeometry {
   readonly badConfig: BadConfigKind | null;
 }
 
-interface HostModel {
+export interface HostModel {
   readonly geometry: HostGeometry;
   readonly pageSize: number;
   readonly sizeExpected: number;
@@ -79,12 +84,24 @@ interface HostModel {
   readonly onFed: (rule: string) => void;
 }
 
-interface HostReal {
+export interface HostReal {
   readonly pool: HostPool;
   readonly shadow: HostPool | null;
 }
 
-type HostCommand = fc.Command<HostModel, HostReal>;
+/** What a validation runs: the host pool under test, how strictly it is compared, and the part of the contract fed. */
+export interface HostContractOptions {
+  readonly provider: HostPoolProvider;
+  readonly mode: 'contract' | 'exact';
+  readonly scope: ReportScope;
+}
+
+/** Defines a host contract command (see {@link CommandDefinition}); the argument types follow its schema. */
+function hostCommand<A extends readonly unknown[]>(
+  definition: CommandDefinition<HostGeometry, HostModel, HostReal, HostContractOptions, A>,
+): CommandBuilder<HostGeometry, HostModel, HostReal, HostContractOptions, A> {
+  return defineCommand(definition);
+}
 
 /** What a value is, in words, for a violation: "an Array", "undefined", "the number 1.5". */
 function kindOf(value: unknown): string {
@@ -96,7 +113,7 @@ function kindOf(value: unknown): string {
 }
 
 /** An integer result (`availableSize`, `free`'s count) as the contract names it. */
-function integerResult(value: unknown, op: string): number {
+function integerResult(value: unknown, op: OpLabel): number {
   if (typeof value !== 'number' || !Number.isInteger(value)) throw new LedgerViolation('return-type', `${op} returned ${kindOf(value)}, not an integer`);
   return value;
 }
@@ -194,11 +211,11 @@ function createValid(provider: HostPoolProvider, config: HostSlotPoolConfig): un
   }
 }
 
-function after(m: HostModel, r: HostReal, op: string): void {
+function after(m: HostModel, r: HostReal, op: OpLabel): void {
   m.executed++;
   const avail = integerResult(r.pool.availableSize(), 'availableSize()');
   // Right after a clear, a count short of the whole pool is the clear's doing (H8); elsewhere it is H6's.
-  if (avail !== m.ledger.freePageCount) throw new LedgerViolation('available-size', `after ${op}: availableSize() = ${avail}, the ledger has ${m.ledger.freePageCount} free slots`, op.startsWith('hostClear(') ? 'H8' : 'H6');
+  if (avail !== m.ledger.freePageCount) throw new LedgerViolation('available-size', `after ${op}: availableSize() = ${avail}, the ledger has ${m.ledger.freePageCount} free slots`, String(op).startsWith('hostClear(') ? 'H8' : 'H6');
 }
 
 function same(a: Int32Array | null, b: Int32Array | null): boolean {
@@ -215,7 +232,7 @@ function slotsText(slots: readonly number[]): string {
  * Gives held slots back, as {@link HostFree} and the drain do. A refusal of slots a refused call
  * named is that call's doing: it took them from their holder (H9).
  */
-function freeHeld(m: HostModel, r: HostReal, given: readonly number[], op: string): number {
+function freeHeld(m: HostModel, r: HostReal, given: readonly number[], op: OpLabel): number {
   let count: unknown;
   try {
     count = r.pool.free(Int32Array.from(given));
@@ -234,15 +251,18 @@ function freeHeld(m: HostModel, r: HostReal, given: readonly number[], op: strin
   return integerResult(count, op);
 }
 
-export class HostAlloc implements HostCommand {
-  constructor(readonly pages: number) {}
-  check(): boolean {
-    return true;
-  }
-  run(m: HostModel, r: HostReal): void {
-    const op = this.toString();
-    const n = this.pages * m.pageSize;
-    const out = slotsResult(r.pool.alloc(n), op);
+/** Pages a draw allocates at most, above the pool's size so a `null` comes up. */
+const kAllocPagesMax = 6;
+
+/** `alloc` of whole pages: distinct, unheld slots inside the pool, or `null` only when the pool is short. */
+export const hostAlloc = hostCommand({
+  name: 'hostAlloc',
+  args: z.tuple([dataIntSchema]),
+  draws: [{ family: 'alloc', weight: 2, arbitrary: (g) => fc.integer({ min: 0, max: Math.min(g.requestedPages + 2, kAllocPagesMax) }).map((k): [number] => [k]) }],
+  check: () => true,
+  run(m, r, [pages], op) {
+    const n = pages * m.pageSize;
+    const out = slotsResult(r.pool.alloc(n), String(op));
     if (r.shadow !== null && !same(out, r.shadow.alloc(n))) throw new LedgerViolation('exact', `${op} returned other slots than the reference`);
     if (out === null) {
       if (n <= m.ledger.freePageCount) throw new LedgerViolation('capacity', `${op} returned null with ${m.ledger.freePageCount} slots free`);
@@ -253,28 +273,19 @@ export class HostAlloc implements HostCommand {
       if (n > 0) m.holdings.push(Array.from(out));
     }
     after(m, r, op);
-  }
-  toData(): CommandData {
-    return { op: 'hostAlloc', args: [this.pages] };
-  }
-  toString(): string {
-    return printCall(this.toData());
-  }
-}
+  },
+});
 
-export class HostFree implements HostCommand {
-  constructor(
-    readonly pick: number,
-    readonly keep: number,
-  ) {}
-  check(m: Readonly<HostModel>): boolean {
-    return m.holdings.length > 0;
-  }
-  run(m: HostModel, r: HostReal): void {
-    const op = this.toString();
-    const i = this.pick % m.holdings.length;
+/** `free` of a holding's slots past its first `keep`: the count it returns must be the slots given. */
+export const hostFree = hostCommand({
+  name: 'hostFree',
+  args: z.tuple([dataIntSchema, z.strictObject({ keep: dataIntSchema })]),
+  draws: [{ family: 'free', arbitrary: (g) => fc.tuple(fc.nat(15), fc.integer({ min: 0, max: 3 * g.kernelPageSize * g.dcpSize })).map(([pick, keep]): [number, { keep: number }] => [pick, { keep }]) }],
+  check: (m) => m.holdings.length > 0,
+  run(m, r, [pick, { keep: keepDrawn }], op) {
+    const i = pick % m.holdings.length;
     const holding = m.holdings[i] as number[];
-    const keep = Math.min(this.keep, holding.length - 1);
+    const keep = Math.min(keepDrawn, holding.length - 1);
     const given = holding.slice(keep);
     const count = freeHeld(m, r, given, op);
     if (count !== given.length) throw new LedgerViolation('free-count', `${op} returned ${count} for ${given.length} slots`);
@@ -282,14 +293,8 @@ export class HostFree implements HostCommand {
     if (keep === 0) m.holdings.splice(i, 1);
     else m.holdings[i] = holding.slice(0, keep);
     after(m, r, op);
-  }
-  toData(): CommandData {
-    return { op: 'hostFree', args: [this.pick, { keep: this.keep }] };
-  }
-  toString(): string {
-    return printCall(this.toData());
-  }
-}
+  },
+});
 
 /** A bad call, built from the drawn data and the model: the call, its text, why it must be refused, and the held slots it names. */
 interface BadCall {
@@ -307,31 +312,93 @@ interface BadCall {
  * negative indexing would wrap onto a held slot (`s − size`), and a slot past the end one that a
  * modulo would (`size + s`): the cases a pool without range checks gets wrong silently.
  */
-export class HostReject implements HostCommand {
-  constructor(
-    readonly kind: RejectKind,
-    readonly n: number,
-    readonly pick: number,
-    readonly heldCount: number,
-  ) {}
-  check(m: Readonly<HostModel>): boolean {
-    switch (this.kind) {
-      case 'negativeAlloc':
-        return true;
-      case 'unalignedAlloc':
-        return m.pageSize >= 2;
-      case 'doubleFree':
-        return m.geometry.checks && m.ledger.freePageCount > 0;
-      case 'repeatedSlot':
-        return m.geometry.checks && m.holdings.length > 0;
-      case 'negativeSlot':
-      case 'slotPastEnd':
-        return m.geometry.checks;
-    }
+/** Whether the model's state lets a bad call of this kind be built. Pure. */
+function rejectApplies(m: Readonly<HostModel>, kind: RejectKind): boolean {
+  switch (kind) {
+    case 'negativeAlloc':
+      return true;
+    case 'unalignedAlloc':
+      return m.pageSize >= 2;
+    case 'doubleFree':
+      return m.geometry.checks && m.ledger.freePageCount > 0;
+    case 'repeatedSlot':
+      return m.geometry.checks && m.holdings.length > 0;
+    case 'negativeSlot':
+    case 'slotPastEnd':
+      return m.geometry.checks;
   }
-  run(m: HostModel, r: HostReal): void {
-    const op = this.toString();
-    const bad = this.badCall(m);
+}
+
+function badCallOf(m: Readonly<HostModel>, kind: RejectKind, n: number, pick: number, heldCount: number): BadCall {
+  const ps = m.pageSize;
+  const size = m.sizeExpected;
+  if (kind === 'negativeAlloc' || kind === 'unalignedAlloc') {
+    // A negative page multiple (only the sign is wrong), or now and then −1; an unaligned size past whole pages.
+    const k = kind === 'negativeAlloc' ? (n % 5 === 4 ? -1 : -ps * (1 + (n % 4))) : ps * (n % 4) + 1 + (n % (ps - 1));
+    const why = k < 0 ? `size ${k} is negative` : `size ${k} is not a multiple of page size ${ps}`;
+    return { call: (pool) => pool.alloc(k), text: `alloc(${k})`, why, held: [] };
+  }
+  const holding = m.holdings.length > 0 ? (m.holdings[pick % m.holdings.length] as number[]) : [];
+  // A held slot of the picked holding, for the slots that wrap onto one.
+  const heldSlot = holding.length > 0 ? (holding[n % holding.length] as number) : null;
+  let held = holding.slice(0, heldCount % (holding.length + 1));
+  let slot: number;
+  let why: string;
+  switch (kind) {
+    case 'doubleFree': {
+      const free: number[] = [];
+      for (let s = 0; s < size; s++) if (m.ledger.holderOf(s + 1) < 0) free.push(s);
+      slot = free[n % free.length] as number;
+      why = `slot ${slot} is not allocated`;
+      break;
+    }
+    case 'repeatedSlot':
+      if (held.length === 0) held = holding.slice(0, 1 + (heldCount % holding.length));
+      slot = held[n % held.length] as number;
+      why = `slot ${slot} is named twice`;
+      break;
+    case 'negativeSlot':
+      slot = heldSlot !== null && n % 2 === 0 ? heldSlot - size : -1 - ((n >> 1) % 4);
+      why = `slot ${slot} is negative${slot >= -size ? `; negative indexing would take ${heldSlot === slot + size ? 'held ' : ''}slot ${slot + size}` : ''}`;
+      break;
+    case 'slotPastEnd':
+      slot = size + (n % 3 === 0 ? 0 : n % 3 === 1 ? (heldSlot ?? 1) : ps);
+      why = `slot ${slot} is not in [0, ${size})`;
+      break;
+  }
+  const at = (n >> 2) % (held.length + 1);
+  const indices = [...held.slice(0, at), slot, ...held.slice(at)];
+  return { call: (pool) => pool.free(Int32Array.from(indices)), text: `free(${slotsText(indices)})`, why, held };
+}
+
+/**
+ * A call the contract says must be refused, and that changes nothing (H9): `alloc` of a negative
+ * size or one that is not a page multiple (H12, always); with checks on, `free` of a slot that is
+ * not allocated — a free one (never handed out or given back), a held one named twice, a negative
+ * one, one at or past `size` — alone or beside held slots (H13). A negative slot is often one that
+ * negative indexing would wrap onto a held slot (`s − size`), and a slot past the end one that a
+ * modulo would (`size + s`): the cases a pool without range checks gets wrong silently.
+ */
+export const hostReject = hostCommand({
+  name: 'hostReject',
+  args: z.tuple([z.enum(kRejectKinds), z.strictObject({ n: dataIntSchema, pick: dataIntSchema, held: dataIntSchema })]),
+  draws: [
+    {
+      family: 'reject',
+      arbitrary: (g, o) => {
+        // A per-rule report draws only the kinds of the rule it feeds, and none when it feeds another.
+        const kinds = kRejectKinds.filter((kind) => scopeFeeds(o.scope, ruleOfRejectKind(kind)));
+        if (kinds.length === 0) return null;
+        const ps = g.kernelPageSize * g.dcpSize;
+        return fc
+          .tuple(fc.constantFrom(...kinds), fc.nat(63), fc.nat(15), fc.nat(3 * ps))
+          .map(([kind, n, pick, held]): [RejectKind, { n: number; pick: number; held: number }] => [kind, { n, pick, held }]);
+      },
+    },
+  ],
+  check: (m, [kind]) => rejectApplies(m, kind),
+  run(m, r, [kind, { n, pick, held }], op) {
+    const bad = badCallOf(m, kind, n, pick, held);
     const before = r.pool.availableSize();
     let threw = false;
     let returned: unknown;
@@ -342,66 +409,15 @@ export class HostReject implements HostCommand {
       if (isProviderFault(error) || error instanceof LedgerViolation) throw error;
       threw = true;
     }
-    const rule = ruleOfRejectKind(this.kind);
+    const rule = ruleOfRejectKind(kind);
     m.onFed(rule);
     if (!threw) throw new LedgerViolation('accepted-bad-input', `${op}: ${bad.text} must be refused (${bad.why}), but the host pool accepted it and returned ${resultText(returned)}`, rule);
     const now = r.pool.availableSize();
     if (now !== before) throw new LedgerViolation('rejected-changed-state', `${op}: ${bad.text} was refused, but availableSize went ${before} → ${now}`, 'H9');
     for (const s of bad.held) m.namedInRefusal.set(s, bad.text);
     after(m, r, op);
-  }
-
-  private badCall(m: Readonly<HostModel>): BadCall {
-    const n = this.n;
-    const ps = m.pageSize;
-    const size = m.sizeExpected;
-    if (this.kind === 'negativeAlloc' || this.kind === 'unalignedAlloc') {
-      // A negative page multiple (only the sign is wrong), or now and then −1; an unaligned size past whole pages.
-      const k = this.kind === 'negativeAlloc' ? (n % 5 === 4 ? -1 : -ps * (1 + (n % 4))) : ps * (n % 4) + 1 + (n % (ps - 1));
-      const why = k < 0 ? `size ${k} is negative` : `size ${k} is not a multiple of page size ${ps}`;
-      return { call: (pool) => pool.alloc(k), text: `alloc(${k})`, why, held: [] };
-    }
-    const holding = m.holdings.length > 0 ? (m.holdings[this.pick % m.holdings.length] as number[]) : [];
-    // A held slot of the picked holding, for the slots that wrap onto one.
-    const heldSlot = holding.length > 0 ? (holding[n % holding.length] as number) : null;
-    let held = holding.slice(0, this.heldCount % (holding.length + 1));
-    let slot: number;
-    let why: string;
-    switch (this.kind) {
-      case 'doubleFree': {
-        const free: number[] = [];
-        for (let s = 0; s < size; s++) if (m.ledger.holderOf(s + 1) < 0) free.push(s);
-        slot = free[n % free.length] as number;
-        why = `slot ${slot} is not allocated`;
-        break;
-      }
-      case 'repeatedSlot':
-        if (held.length === 0) held = holding.slice(0, 1 + (this.heldCount % holding.length));
-        slot = held[n % held.length] as number;
-        why = `slot ${slot} is named twice`;
-        break;
-      case 'negativeSlot':
-        slot = heldSlot !== null && n % 2 === 0 ? heldSlot - size : -1 - ((n >> 1) % 4);
-        why = `slot ${slot} is negative${slot >= -size ? `; negative indexing would take ${heldSlot === slot + size ? 'held ' : ''}slot ${slot + size}` : ''}`;
-        break;
-      case 'slotPastEnd':
-        slot = size + (n % 3 === 0 ? 0 : n % 3 === 1 ? (heldSlot ?? 1) : ps);
-        why = `slot ${slot} is not in [0, ${size})`;
-        break;
-    }
-    const at = (n >> 2) % (held.length + 1);
-    const indices = [...held.slice(0, at), slot, ...held.slice(at)];
-    return { call: (pool) => pool.free(Int32Array.from(indices)), text: `free(${slotsText(indices)})`, why, held };
-  }
-
-  toData(): CommandData {
-    return { op: 'hostReject', args: [this.kind, { n: this.n, pick: this.pick, held: this.heldCount }] };
-  }
-
-  toString(): string {
-    return printCall(this.toData());
-  }
-}
+  },
+});
 
 /** What an accepted bad call returned, in words. */
 function resultText(value: unknown): string {
@@ -409,25 +425,21 @@ function resultText(value: unknown): string {
   return kindOf(value);
 }
 
-export class HostClear implements HostCommand {
-  check(): boolean {
-    return true;
-  }
-  run(m: HostModel, r: HostReal): void {
+/** `clear`: every slot free again, every holding void. */
+export const hostClear = hostCommand({
+  name: 'hostClear',
+  args: z.tuple([]),
+  draws: [{ family: 'clear', arbitrary: noArgs }],
+  check: () => true,
+  run(m, r, _args, op) {
     r.pool.clear();
     r.shadow?.clear();
     m.ledger.reset();
     m.holdings = [];
     m.namedInRefusal.clear();
-    after(m, r, this.toString());
-  }
-  toData(): CommandData {
-    return { op: 'hostClear', args: [] };
-  }
-  toString(): string {
-    return printCall(this.toData());
-  }
-}
+    after(m, r, op);
+  },
+});
 
 function drain(m: HostModel, r: HostReal): void {
   for (const holding of m.holdings) {
@@ -449,19 +461,18 @@ export function ruleOfRejectKind(kind: RejectKind): 'H12' | 'H13' {
   return kind === 'negativeAlloc' || kind === 'unalignedAlloc' ? 'H12' : 'H13';
 }
 
-export function hostContractSpec(provider: HostPoolProvider, mode: 'contract' | 'exact', scope: ReportScope = {}): ModelSpec<HostGeometry, HostModel, HostReal> {
-  const onFed = scope.onFed ?? ((): void => {});
-  const rejectKinds = kRejectKinds.filter((kind) => scopeFeeds(scope, ruleOfRejectKind(kind)));
-  // A report's H2 family tries a bad configuration in every run; the others in none.
-  const badConfigWeight = scope.family === undefined ? 1 : scope.family === 'H2' ? kBadConfigRunsPer : 0;
-  const geometry = fc.record({
-    kernelPageSize: fc.constantFrom(...kKernelPageSizes.filter((k) => k <= 16)),
-    dcpSize: fc.constantFrom(...kDcpSizes.filter((d) => d <= 8)),
-    requestedPages: fc.integer({ min: 0, max: 40 }),
-    extraTokens: fc.nat(1023),
-    checks: fc.boolean(),
+/** The host contract model's geometry draws: a per-rule report's H2 family tries a bad configuration in every run, the others in none. */
+function hostGeometryArbitrary(fixed: Partial<HostGeometry>, o: HostContractOptions): fc.Arbitrary<HostGeometry> {
+  const badConfigWeight = o.scope.family === undefined ? 1 : o.scope.family === 'H2' ? kBadConfigRunsPer : 0;
+  return fc.record({
+    kernelPageSize: fixedOr(fixed.kernelPageSize, fc.constantFrom(...kKernelPageSizes.filter((k) => k <= 16))),
+    dcpSize: fixedOr(fixed.dcpSize, fc.constantFrom(...kDcpSizes.filter((d) => d <= 8))),
+    requestedPages: fixedOr(fixed.requestedPages, fc.integer({ min: 0, max: 40 })),
+    extraTokens: fixedOr(fixed.extraTokens, fc.nat(1023)),
+    checks: fixedOr(fixed.checks, fc.boolean()),
     // Cross-shrinking: a failure that does not need the bad configuration shrinks to a run without it.
-    badConfig:
+    badConfig: fixedOr(
+      fixed.badConfig,
       badConfigWeight === 0
         ? fc.constant(null)
         : fc.oneof(
@@ -469,47 +480,76 @@ export function hostContractSpec(provider: HostPoolProvider, mode: 'contract' | 
             { arbitrary: fc.constant(null), weight: kBadConfigRunsPer - badConfigWeight },
             { arbitrary: fc.constantFrom(...kBadConfigKinds), weight: badConfigWeight },
           ),
+    ),
   });
+}
+
+/** A run's model and real side: the bad configuration first (when drawn), then the pool under test checked at creation, and an empty slot ledger. */
+function setupHost(g: HostGeometry, o: HostContractOptions): { model: HostModel; real: HostReal } {
+  const onFed = o.scope.onFed ?? ((): void => {});
+  const config = hostConfigOf(g);
+  const ps = config.pageSize;
+  const sizeExpected = (Math.floor(config.sizeTokens / ps) + 1) * ps;
+  if (g.badConfig !== null) {
+    onFed('H2');
+    requireRefusedConfig(o.provider, g.badConfig, config);
+  }
   return {
-    arbitrary: geometry.chain((g) => {
-      const ps = g.kernelPageSize * g.dcpSize;
-      const pages = g.requestedPages + 1;
-      const arbs: fc.Arbitrary<HostCommand>[] = [
-        fc.integer({ min: 0, max: Math.min(pages + 1, 6) }).map((k) => new HostAlloc(k)),
-        fc.integer({ min: 0, max: Math.min(pages + 1, 6) }).map((k) => new HostAlloc(k)),
-        fc.tuple(fc.nat(15), fc.integer({ min: 0, max: 3 * ps })).map(([p, keep]) => new HostFree(p, keep)),
-        ...(rejectKinds.length === 0 ? [] : [fc.tuple(fc.constantFrom(...rejectKinds), fc.nat(63), fc.nat(15), fc.nat(3 * ps)).map(([kind, n, pick, held]) => new HostReject(kind, n, pick, held))]),
-        fc.constant(new HostClear()),
-      ];
-      return fc.tuple(fc.constant(g), fc.commands(arbs, { maxCommands: 40, size: 'max' }));
-    }),
-    setup: (g) => {
-      const config = hostConfigOf(g);
-      const ps = config.pageSize;
-      const sizeExpected = (Math.floor(config.sizeTokens / ps) + 1) * ps;
-      if (g.badConfig !== null) {
-        onFed('H2');
-        requireRefusedConfig(provider, g.badConfig, config);
-      }
-      return {
-        model: { geometry: g, pageSize: ps, sizeExpected, ledger: new PageLedger(1, sizeExpected), holdings: [], namedInRefusal: new Map(), executed: 0, onFed },
-        real: { pool: checkedPool(createValid(provider, config), config, sizeExpected), shadow: mode === 'exact' ? new HostSlotPool(config) : null },
-      };
-    },
-    drain,
-    executed: (m) => m.executed,
-    ruleOf: (error) => ruleOfError('host', error),
+    model: { geometry: g, pageSize: ps, sizeExpected, ledger: new PageLedger(1, sizeExpected), holdings: [], namedInRefusal: new Map(), executed: 0, onFed },
+    real: { pool: checkedPool(createValid(o.provider, config), config, sizeExpected), shadow: o.mode === 'exact' ? new HostSlotPool(config) : null },
   };
 }
 
+/** The geometry as a failure header prints it. */
+function formatHostGeometry(g: HostGeometry): string {
+  const config = hostConfigOf(g);
+  const first = g.badConfig === null ? '' : `, first ${configText(badConfigOf(g.badConfig, config).config)} (must be refused)`;
+  return `kernelPageSize ${g.kernelPageSize} × dcpSize ${g.dcpSize}, requested ${g.requestedPages} pages + ${g.extraTokens} tokens (sizeTokens ${config.sizeTokens}), checks ${g.checks}${first}`;
+}
+
+/** A stored host geometry (a failure the validator replays). */
+const hostGeometrySchema: z.ZodType<HostGeometry> = z.strictObject({
+  kernelPageSize: oneOfSchema(kKernelPageSizes.filter((k) => k <= 16)),
+  dcpSize: oneOfSchema(kDcpSizes.filter((d) => d <= 8)),
+  requestedPages: z.int().min(0).max(40),
+  extraTokens: z.int().min(0).max(1023),
+  checks: z.boolean(),
+  badConfig: z.enum(kBadConfigKinds).nullable(),
+});
+
+/** Every command of the model, in the order a run's weighted list holds them. */
+export const kHostCommands = [hostAlloc, hostFree, hostReject, hostClear] as const;
+
+/**
+ * The host pool contract model: what `pnpm validate --pool host` drives a host pool with. Not a
+ * fuzz target (it has no reference bugs to find, only providers to judge), but defined like one.
+ */
+export const hostContractModel: ModelDefinition<HostGeometry, HostModel, HostReal, HostContractOptions> = {
+  name: 'host-contract',
+  async: false,
+  geometry: { schema: hostGeometrySchema, arbitrary: hostGeometryArbitrary, format: formatHostGeometry },
+  // Every family at once, every run: the host contract has few calls and every one matters each run.
+  mix: () => fc.constant({ alloc: 1, free: 1, reject: 1, clear: 1 }),
+  commands: kHostCommands,
+  commandsPerRunMax: 40,
+  // The alloc draw reads the requested pages (up to 6); the free and reject draws the page size.
+  arbitraryKey: (g) => `${g.kernelPageSize * g.dcpSize}/${Math.min(g.requestedPages + 2, kAllocPagesMax)}`,
+  reference: { provider: hostSlotPoolProvider, mode: 'contract', scope: {} },
+  modeOf: (o) => o.mode,
+  setup: setupHost,
+  drain,
+  ruleOf: (error) => ruleOfError('host', error),
+  plantedBugs: [],
+};
+
+export function hostContractSpec(provider: HostPoolProvider, mode: 'contract' | 'exact', scope: ReportScope = {}): ModelSpec<HostGeometry, HostModel, HostReal> {
+  return modelSpec(hostContractModel, { provider, mode, scope });
+}
+
 export function validateHostPool(provider: HostPoolProvider, mode: 'contract' | 'exact', options: CampaignOptions, scope: ReportScope = {}): ModelRunReport<HostGeometry> {
-  return runCampaign(hostContractSpec(provider, mode, scope), options);
+  return syncResult(runModel(hostContractModel, { ...options, options: { provider, mode, scope } }), 'validateHostPool');
 }
 
 export function formatHostContractFailure(report: ModelRunReport<HostGeometry>, name: string): string {
-  return formatFailure(report, name, (g) => {
-    const config = hostConfigOf(g);
-    const first = g.badConfig === null ? '' : `, first ${configText(badConfigOf(g.badConfig, config).config)} (must be refused)`;
-    return `kernelPageSize ${g.kernelPageSize} × dcpSize ${g.dcpSize}, requested ${g.requestedPages} pages + ${g.extraTokens} tokens (sizeTokens ${config.sizeTokens}), checks ${g.checks}${first}`;
-  });
+  return formatModelFailure(hostContractModel, report, name);
 }

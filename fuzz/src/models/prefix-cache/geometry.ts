@@ -37,6 +37,14 @@ export function prefixPageSizeOf(g: PrefixGeometry): number {
   return g.kernelPageSize * g.dcpSize;
 }
 
+/** Token counts on the two grids: up to `pagesMax` whole allocator pages, kernel pages inside one, and loose tokens. */
+export function tokensArbitrary(g: PrefixGeometry, pagesMax: number): fc.Arbitrary<number> {
+  const ps = prefixPageSizeOf(g);
+  return fc
+    .tuple(fc.integer({ min: 0, max: pagesMax }), fc.integer({ min: 0, max: g.dcpSize - 1 }), fc.oneof(fc.constant(0), fc.integer({ min: 0, max: g.kernelPageSize - 1 })))
+    .map(([pages, kernels, loose]) => pages * ps + kernels * g.kernelPageSize + loose);
+}
+
 export function formatPrefixGeometry(g: PrefixGeometry): string {
   return (
     `kernelPageSize ${g.kernelPageSize} × dcpSize ${g.dcpSize} = page ${prefixPageSizeOf(g)}, ${g.poolPages} pages, ${g.rowCount} rows, ` +

@@ -1,5 +1,5 @@
 import { LedgerViolation } from '../../ledger/ledger-violation.js';
-import { finish } from './commands/lifecycle.js';
+import { finishRequests } from './commands/lifecycle.js';
 import type { PrefixModel, PrefixReal } from './prefix-model-state.js';
 import { verifyPrefixQuiet } from './prefix-model-io.js';
 
@@ -10,11 +10,12 @@ import { verifyPrefixQuiet } from './prefix-model-io.js';
  */
 export function drainPrefix(m: PrefixModel, r: PrefixReal): void {
   const op = 'drain';
+  verifyPrefixQuiet(m, r, op, true);
   for (const node of m.extraLocks) r.cache.tree.decLockRef(node);
   m.extraLocks = [];
-  finish(m, r, [...m.live], () => null, true, op);
+  finishRequests(m, r, [...m.live], () => null, true, op);
   r.cache.evict(r.cache.totalSize());
-  verifyPrefixQuiet(m, r, op);
+  verifyPrefixQuiet(m, r, op, true);
   m.ledger.checkDrained();
   const sizes = { total: r.cache.totalSize(), evictable: r.cache.evictableSize(), protected: r.cache.protectedSize() };
   if (sizes.total !== 0 || sizes.evictable !== 0 || sizes.protected !== 0) {

@@ -1,10 +1,23 @@
 import { LedgerViolation } from '../../ledger/ledger-violation.js';
+import type { OpLabel } from '../../ledger/op-label.js';
 import type { LiveRequest, PrefixModel, PrefixReal } from './prefix-model-state.js';
+import { withoutStacks } from '../allocator/model-io.js';
 import { extendHash } from './prompts.js';
 
-export function liveAt(m: PrefixModel, pick: number, where: (lr: LiveRequest) => boolean = () => true): LiveRequest | null {
-  const pool = m.live.filter(where);
-  return pool.length === 0 ? null : (pool[pick % pool.length] as LiveRequest);
+export function liveAt(m: PrefixModel, pick: number, where?: (lr: LiveRequest) => boolean): LiveRequest | null {
+  if (where === undefined) return m.live.length === 0 ? null : (m.live[pick % m.live.length] as LiveRequest);
+  let count = 0;
+  for (const lr of m.live) if (where(lr)) count++;
+  if (count === 0) return null;
+  let k = pick % count;
+  for (const lr of m.live) if (where(lr) && k-- === 0) return lr;
+  return null;
+}
+
+/** Takes a request out of the live set (it finished, or the cache was cleared). */
+export function removeLive(m: PrefixModel, lr: LiveRequest): void {
+  const i = m.live.indexOf(lr);
+  if (i >= 0) m.live.splice(i, 1);
 }
 
 export const inPrefill = (lr: LiveRequest): boolean => lr.allocated < lr.promptLen;
@@ -20,7 +33,8 @@ export function appendToken(lr: LiveRequest, token: number): void {
 /** Records that row positions `[from, to)` were computed: their slots now hold those positions' KV. */
 export function writeContent(m: PrefixModel, r: PrefixReal, lr: LiveRequest, from: number, to: number): void {
   const row = r.reqToToken.row(lr.req.kv.reqPoolIdx);
-  for (let pos = from; pos < to; pos++) m.slotContent.set(row[pos] as number, lr.prefixHash[pos] as number);
+  const content = m.slotContent;
+  for (let pos = from; pos < to; pos++) content.set(row[pos] as number, lr.prefixHash[pos] as number);
 }
 
 /**
@@ -32,7 +46,7 @@ export function evictShortfall(r: PrefixReal, needTokens: number): void {
 }
 
 /** A null allocation is allowed only when the pool (after eviction) really is short. */
-export function checkNullIsShort(m: PrefixModel, pagesNeeded: number, op: string): void {
+export function checkNullIsShort(m: PrefixModel, pagesNeeded: number, op: OpLabel): void {
   if (pagesNeeded <= m.ledger.freePageCount) {
     throw new LedgerViolation('capacity', `${op} returned null with ${m.ledger.freePageCount} pages free, ${pagesNeeded} needed`);
   }
@@ -42,9 +56,10 @@ export function checkNullIsShort(m: PrefixModel, pagesNeeded: number, op: string
  * Checks one live request against the oracle: its record agrees with what the model drove, its
  * row keeps the page structure, every page it references is held (no use after free), and the
  * slots of its computed positions still hold its content (a match never hands out stale KV).
- * `everyPosition` checks each position; otherwise the first and last of each page block.
+ * `everyPosition` checks each position; otherwise the first and last of each page block, so the
+ * check after every command is O(blocks), not O(tokens).
  */
-export function checkRequest(m: PrefixModel, r: PrefixReal, lr: LiveRequest, op: string, everyPosition: boolean): void {
+export function checkRequest(m: PrefixModel, r: PrefixReal, lr: LiveRequest, op: OpLabel, everyPosition: boolean): void {
   const ps = m.pageSize;
   const kv = lr.req.kv;
   const id = lr.req.id;
@@ -62,15 +77,11 @@ export function checkRequest(m: PrefixModel, r: PrefixReal, lr: LiveRequest, op:
   for (let blockStart = 0; blockStart < lr.allocated; blockStart += ps) {
     const blockEnd = Math.min(blockStart + ps, lr.allocated);
     const page = Math.floor((row[blockStart] as number) / ps);
-    const positions = everyPosition ? range(blockStart, blockEnd) : [blockStart, blockEnd - 1];
-    for (const pos of positions) {
-      const slot = row[pos] as number;
-      if (slot < 0 || slot % ps !== pos % ps || Math.floor(slot / ps) !== page) {
-        throw new LedgerViolation('row-structure', `after ${op}: request #${id} row position ${pos} holds slot ${slot}, breaking the page structure (block page ${page})`);
-      }
-      if (pos < lr.committed && m.slotContent.get(slot) !== lr.prefixHash[pos]) {
-        throw new LedgerViolation('stale-kv', `after ${op}: request #${id} row position ${pos} points at slot ${slot}, which holds other KV (a stale or foreign page)`);
-      }
+    if (everyPosition) {
+      for (let pos = blockStart; pos < blockEnd; pos++) checkPosition(m, lr, row, pos, page, op);
+    } else {
+      checkPosition(m, lr, row, blockStart, page, op);
+      checkPosition(m, lr, row, blockEnd - 1, page, op);
     }
     if (m.ledger.holderOf(page) < 0) {
       throw new LedgerViolation('use-after-free', `after ${op}: request #${id} row positions [${blockStart}, ${blockEnd}) reference page ${page}, which is free`);
@@ -78,12 +89,24 @@ export function checkRequest(m: PrefixModel, r: PrefixReal, lr: LiveRequest, op:
   }
 }
 
-function range(from: number, to: number): number[] {
-  return Array.from({ length: to - from }, (_, i) => from + i);
+/** One row position of a live request: on its block's page at its offset, and (once computed) holding its content. */
+function checkPosition(m: PrefixModel, lr: LiveRequest, row: Int32Array, pos: number, page: number, op: OpLabel): void {
+  const ps = m.pageSize;
+  const slot = row[pos] as number;
+  if (slot < 0 || slot % ps !== pos % ps || Math.floor(slot / ps) !== page) {
+    throw new LedgerViolation('row-structure', `after ${op}: request #${lr.req.id} row position ${pos} holds slot ${slot}, breaking the page structure (block page ${page})`);
+  }
+  if (pos < lr.committed && m.slotContent.get(slot) !== lr.prefixHash[pos]) {
+    throw new LedgerViolation('stale-kv', `after ${op}: request #${lr.req.id} row position ${pos} points at slot ${slot}, which holds other KV (a stale or foreign page)`);
+  }
 }
 
-/** The quiet-point checks: conservation, every live request, the row pool, the implementation's own checks (reference only). */
-export function verifyPrefixQuiet(m: PrefixModel, r: PrefixReal, op: string): void {
+/**
+ * The checks after every command: conservation, every live request (O(blocks) each), the row
+ * pool, and the checks of a model built on this one. `wholeStructure` (a quiet point: the start
+ * and end of the drain) adds the reference's own tree check, which walks every token held.
+ */
+export function verifyPrefixQuiet(m: PrefixModel, r: PrefixReal, op: OpLabel, wholeStructure = false): void {
   const expectAvail = m.ledger.freePageCount * m.pageSize;
   const avail = r.allocator.availableSize();
   if (avail !== expectAvail) {
@@ -92,23 +115,23 @@ export function verifyPrefixQuiet(m: PrefixModel, r: PrefixReal, op: string): vo
   for (const lr of m.live) checkRequest(m, r, lr, op, false);
   const rowsLive = r.reqToToken.rowCount - r.reqToToken.availableRows();
   if (rowsLive !== m.live.length) throw new LedgerViolation('rows', `after ${op}: ${rowsLive} rows are live for ${m.live.length} live requests`);
-  if (r.selfCheck) r.cache.tree.verifyInvariants();
-  r.extraChecks?.(m, r, op);
+  if (wholeStructure && r.selfCheck) r.cache.tree.verifyInvariants();
+  r.extraChecks?.(op);
 }
 
-export function afterPrefixCommand(m: PrefixModel, r: PrefixReal, op: string): void {
+export function afterPrefixCommand(m: PrefixModel, r: PrefixReal, op: OpLabel): void {
   m.executed++;
   verifyPrefixQuiet(m, r, op);
 }
 
 /** A call that must throw and change nothing: the pool, the request's record and row. */
-export function expectRefused(m: PrefixModel, r: PrefixReal, lr: LiveRequest, op: string, call: () => void): void {
+export function expectRefused(m: PrefixModel, r: PrefixReal, lr: LiveRequest, op: OpLabel, call: () => void): void {
   const availBefore = r.allocator.availableSize();
   const kvBefore = { ...lr.req.kv };
   const rowBefore = r.reqToToken.row(lr.req.kv.reqPoolIdx).slice(0, lr.allocated);
   let threw = false;
   try {
-    call();
+    withoutStacks(call);
   } catch {
     threw = true;
   }

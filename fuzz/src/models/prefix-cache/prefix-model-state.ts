@@ -1,8 +1,10 @@
 import type { PageAllocator } from '@kvfuzz/allocator-core';
-import type { RadixCache, Req, ReqToTokenPool, TreeNode } from '@kvfuzz/prefix-cache';
+import type { RadixCache, RadixCacheConfig, Req, ReqToTokenPool, TreeNode } from '@kvfuzz/prefix-cache';
+import type { OpLabel } from '../../ledger/op-label.js';
 import type { PageLedger } from '../../ledger/page-ledger.js';
 import type { RecordingAllocator } from '../../ledger/recording-allocator.js';
 import type { PrefixGeometry } from './geometry.js';
+import type { ContentBySlot } from './slot-contents.js';
 
 /**
  * A live request as the model knows it: the lengths it drove, the token ids, and the content
@@ -32,7 +34,7 @@ export interface PrefixModel {
   live: LiveRequest[];
   nextId: number;
   /** slotContent[slot]: the content hash last written to the slot (what a match must find). */
-  readonly slotContent: Map<number, number>;
+  readonly slotContent: ContentBySlot;
   /** Locks the model took on tree nodes besides the requests' own. */
   extraLocks: TreeNode[];
   executed: number;
@@ -47,5 +49,13 @@ export interface PrefixReal {
   /** Call the cache's and allocator's own structure checks (the reference only). */
   readonly selfCheck: boolean;
   /** More quiet-point checks of a model built on this one (the two-tier HiCache model). */
-  readonly extraChecks?: (m: PrefixModel, r: PrefixReal, op: string) => void;
+  readonly extraChecks?: (op: OpLabel) => void;
+}
+
+/** Builds the cache under test; a planted bug swaps in its own subclass. */
+export type CacheFactory = (config: RadixCacheConfig) => RadixCache;
+
+/** What a campaign against the request-lifecycle model runs: the cache under test. */
+export interface PrefixOptions {
+  readonly cache: CacheFactory;
 }

@@ -26,3 +26,19 @@ export function seedHash(extraKey: string | null): number {
   for (const ch of extraKey ?? '') h = extendHash(h, ch.charCodeAt(0));
   return h;
 }
+
+/**
+ * A prompt's token ids and the content hash of each position: `shared` tokens of shared prefix
+ * `prefix`, then tokens of request `requestId`'s own, `promptLen` in all.
+ */
+export function promptOf(prefix: number, shared: number, promptLen: number, requestId: number, hashSeed: number): { readonly tokens: number[]; readonly prefixHash: number[] } {
+  const tokens = new Array<number>(promptLen);
+  const prefixHash = new Array<number>(promptLen);
+  let h = hashSeed;
+  for (let pos = 0; pos < promptLen; pos++) {
+    const token = pos < shared ? sharedToken(prefix, pos) : uniqueToken(requestId, pos);
+    tokens[pos] = token;
+    prefixHash[pos] = h = extendHash(h, token);
+  }
+  return { tokens, prefixHash };
+}

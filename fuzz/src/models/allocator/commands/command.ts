@@ -1,9 +1,13 @@
-import type fc from 'fast-check';
-import type { DataCommand } from '../../command-data.js';
-import type { AllocatorModel, AllocatorReal } from '../allocator-model-state.js';
+import { defineCommand, type CommandBuilder, type CommandDefinition, type ModelCommand } from '../../model-command.js';
+import type { AllocatorModel, AllocatorOptions, AllocatorReal } from '../allocator-model-state.js';
+import type { AllocatorGeometry } from '../geometry.js';
 
-/**
- * Every allocator model command: immutable drawn data, a pure `check`, `run`, `toData` (its
- * builder in `program.ts` and the arguments), and `toString`, the same call printed for people.
- */
-export type AllocatorCommand = fc.Command<AllocatorModel, AllocatorReal> & DataCommand;
+/** An allocator model command, as a run draws it and a program lists it. */
+export type AllocatorCommand = ModelCommand<AllocatorModel, AllocatorReal>;
+
+/** Defines an allocator model command (see {@link CommandDefinition}); the argument types follow its schema. */
+export function allocatorCommand<A extends readonly unknown[]>(
+  definition: CommandDefinition<AllocatorGeometry, AllocatorModel, AllocatorReal, AllocatorOptions, A>,
+): CommandBuilder<AllocatorGeometry, AllocatorModel, AllocatorReal, AllocatorOptions, A> {
+  return defineCommand(definition);
+}

@@ -1,33 +1,24 @@
-import type { AllocatorModel, AllocatorReal } from '../allocator-model-state.js';
-import { afterCommand, giveBack, mirror, pagesOfRow, removeHolding, resolvePick, scribble } from '../model-io.js';
-import type { AllocatorCommand } from './command.js';
-import { printCall, type CommandData } from '../../command-data.js';
+import { z } from 'zod';
+import { dataIntSchema } from '../../command-bounds.js';
+import { kPickArbitrary } from '../allocator-commands.js';
+import { heldPagesOf, slotsOf } from '../holding.js';
+import { afterCommand, giveBack, mirror, removeHolding, resolvePick, scribble } from '../model-io.js';
+import { allocatorCommand } from './command.js';
 
 /** Plain `free` of a whole row (every live slot, several per page): the request finished. */
-export class FreeRowCommand implements AllocatorCommand {
-  constructor(readonly pick: number) {}
-
-  check(m: Readonly<AllocatorModel>): boolean {
-    return m.live.length > 0 && m.deferredBad.length === 0;
-  }
-
-  run(m: AllocatorModel, r: AllocatorReal): void {
-    const op = this.toString();
-    const h = resolvePick(m, this.pick);
+export const freeRow = allocatorCommand({
+  name: 'freeRow',
+  args: z.tuple([dataIntSchema]),
+  draws: [{ family: 'free', arbitrary: () => kPickArbitrary.map((p): [number] => [p]) }],
+  check: (m) => m.live.length > 0 && m.deferredBad.length === 0,
+  run(m, r, [pick], op) {
+    const h = resolvePick(m, pick);
     if (h === null) return;
-    const slots = Int32Array.from(h.row.filter((s) => s >= 0));
+    const slots = slotsOf(h, 0, h.sizeTokens, m.pageSize);
     mirror(r, op, (a) => a.free(slots));
     scribble(slots);
-    giveBack(m, h, pagesOfRow(h.row, m.pageSize), op);
+    giveBack(m, h, heldPagesOf(h), op);
     removeHolding(m, h);
     afterCommand(m, r, op);
-  }
-
-  toData(): CommandData {
-    return { op: 'freeRow', args: [this.pick] };
-  }
-
-  toString(): string {
-    return printCall(this.toData());
-  }
-}
+  },
+});

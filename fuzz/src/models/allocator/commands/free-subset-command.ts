@@ -1,51 +1,59 @@
-import type { AllocatorModel, AllocatorReal } from '../allocator-model-state.js';
-import { afterCommand, giveBack, mirror, pagesOfRow, removeHolding, resolvePick, scribble } from '../model-io.js';
-import type { AllocatorCommand } from './command.js';
-import { printCall, type CommandData } from '../../command-data.js';
+import fc from 'fast-check';
+import { z } from 'zod';
+import { dataIntSchema, dataListSchema } from '../../command-bounds.js';
+import { kPickArbitrary } from '../allocator-commands.js';
+import { afterCommand, giveBack, mirror, removeHolding, resolvePick, scribble } from '../model-io.js';
+import { allocatorCommand } from './command.js';
 
 /**
  * Plain `free` of a random subset of a row's pages, passing one or all slots of each and the pages
  * in reverse row order; the row keeps holes and can no longer grow.
  */
-export class FreeSubsetCommand implements AllocatorCommand {
-  constructor(
-    readonly pick: number,
-    readonly mask: readonly boolean[],
-    readonly oneSlotPerPage: boolean,
-  ) {}
-
-  check(m: Readonly<AllocatorModel>): boolean {
-    return m.live.length > 0 && this.mask.length > 0 && m.deferredBad.length === 0;
-  }
-
-  run(m: AllocatorModel, r: AllocatorReal): void {
-    const op = this.toString();
+export const freeSubset = allocatorCommand({
+  name: 'freeSubset',
+  args: z.tuple([dataIntSchema, dataListSchema(z.boolean()), z.strictObject({ oneSlotPerPage: z.boolean() })]),
+  draws: [
+    {
+      family: 'free',
+      arbitrary: () =>
+        fc
+          .tuple(kPickArbitrary, fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }), fc.boolean())
+          .map(([pick, mask, oneSlotPerPage]): [number, boolean[], { oneSlotPerPage: boolean }] => [pick, mask, { oneSlotPerPage }]),
+    },
+  ],
+  check: (m, [, mask]) => m.live.length > 0 && mask.length > 0 && m.deferredBad.length === 0,
+  run(m, r, [pick, mask, { oneSlotPerPage }], op) {
     const ps = m.pageSize;
-    const h = resolvePick(m, this.pick);
+    const h = resolvePick(m, pick);
     if (h === null) return;
-    const pages = pagesOfRow(h.row, ps);
-    let chosen = pages.filter((_, i) => this.mask[i % this.mask.length]);
-    if (chosen.length === 0) chosen = pages.slice(0, 1);
-    const slots: number[] = [];
-    for (const page of chosen.slice().reverse()) {
-      const ofPage = h.row.filter((s) => s >= 0 && Math.floor(s / ps) === page);
-      slots.push(...(this.oneSlotPerPage ? ofPage.slice(-1) : ofPage));
+    // The mask runs over the pages the row still holds, in row order; an empty choice takes the first.
+    const blocks: number[] = [];
+    let held = 0;
+    for (let b = 0; b < h.pages.length; b++) {
+      if ((h.pages[b] as number) < 0) continue;
+      if (mask[held % mask.length]) blocks.push(b);
+      held++;
     }
-    const indices = Int32Array.from(slots);
+    if (blocks.length === 0) blocks.push(h.pages.findIndex((page) => page >= 0));
+    let slotCount = 0;
+    for (const b of blocks) slotCount += oneSlotPerPage ? 1 : Math.min(ps, h.sizeTokens - b * ps);
+    // The pages in reverse row order, each page's slots in row order (or its last slot alone).
+    const indices = new Int32Array(slotCount);
+    let k = 0;
+    for (let i = blocks.length - 1; i >= 0; i--) {
+      const b = blocks[i] as number;
+      const base = ((h.pages[b] as number) - b) * ps;
+      const posEnd = Math.min((b + 1) * ps, h.sizeTokens);
+      for (let pos = oneSlotPerPage ? posEnd - 1 : b * ps; pos < posEnd; pos++) indices[k++] = base + pos;
+    }
+    const chosen = blocks.map((b) => h.pages[b] as number);
     mirror(r, op, (a) => a.free(indices));
     scribble(indices);
     giveBack(m, h, chosen, op);
-    h.row = h.row.map((s) => (s >= 0 && chosen.includes(Math.floor(s / ps)) ? -1 : s));
+    for (const b of blocks) h.pages[b] = -1;
+    h.heldBlocks -= blocks.length;
     h.growable = false;
-    if (h.row.every((s) => s < 0)) removeHolding(m, h);
+    if (h.heldBlocks === 0) removeHolding(m, h);
     afterCommand(m, r, op);
-  }
-
-  toData(): CommandData {
-    return { op: 'freeSubset', args: [this.pick, [...this.mask], { oneSlotPerPage: this.oneSlotPerPage }] };
-  }
-
-  toString(): string {
-    return printCall(this.toData());
-  }
-}
+  },
+});

@@ -1,10 +1,15 @@
 import type { FreeSegment, PageAllocator } from '@kvfuzz/allocator-core';
-import { kLedgerFree, kLedgerQueued } from '../../../ledger/page-ledger.js';
-import type { AllocatorModel, AllocatorReal, Holding } from '../allocator-model-state.js';
-import { afterCommand, expectRejected } from '../model-io.js';
-import type { AllocatorCommand } from './command.js';
+import fc from 'fast-check';
+import { z } from 'zod';
 import type { AllocatorRuleId } from '../../../contract/allocator-rules.js';
-import { printCall, type CommandData } from '../../command-data.js';
+import { scopeFeeds } from '../../../contract/report-scope.js';
+import { kLedgerFree, kLedgerQueued } from '../../../ledger/page-ledger.js';
+import { dataIntSchema } from '../../command-bounds.js';
+import { kPickArbitrary } from '../allocator-commands.js';
+import type { AllocatorModel } from '../allocator-model-state.js';
+import { rowView, type Holding, type RowView } from '../holding.js';
+import { afterCommand, expectRejected } from '../model-io.js';
+import { allocatorCommand } from './command.js';
 
 /** A bad call the contract says must throw and change nothing. */
 interface RejectKind {
@@ -17,11 +22,11 @@ interface RejectKind {
   /** Whether the model's state lets this bad call be built (beyond the row). Pure. */
   applicable(m: Readonly<AllocatorModel>): boolean;
   /** The bad call, from the model state, the resolved row (empty when none is needed) and the drawn `n >= 1`. */
-  build(m: Readonly<AllocatorModel>, row: readonly number[], n: number): (a: PageAllocator) => unknown;
+  build(m: Readonly<AllocatorModel>, row: RowView, n: number): (a: PageAllocator) => unknown;
 }
 
 const always = (): boolean => true;
-const seg = (row: readonly number[], start: number, end: number): FreeSegment => ({ indices: Int32Array.from(row.slice(start, end)), startPos: start });
+const seg = (row: RowView, start: number, end: number): FreeSegment => ({ indices: row.slots(start, end), startPos: start });
 /** An unaligned position in `[1, len)`, drawn from `n`. */
 function unalignedPos(len: number, pageSize: number, n: number): number {
   const pos = 1 + (n % (len - 1));
@@ -48,7 +53,7 @@ export const kRejectKinds = {
     checksOnly: false,
     rowLenMin: () => 1,
     applicable: always,
-    build: (_m, row, n) => (a) => a.allocExtend({ prefixLens: [row.length], seqLens: [Math.max(0, row.length - n)], lastLoc: [row[row.length - 1] as number] }),
+    build: (_m, row, n) => (a) => a.allocExtend({ prefixLens: [row.length], seqLens: [Math.max(0, row.length - n)], lastLoc: [row.at(row.length - 1)] }),
   },
   extendLengthsDiffer: {
     contract: 'A21',
@@ -132,7 +137,7 @@ export const kRejectKinds = {
     applicable: (m) => m.ledger.freePageCount > 0,
     build: (m, row) => {
       const page = pageWithHolder(m, kLedgerFree);
-      return (a) => a.free([row[0] as number, page * m.pageSize]);
+      return (a) => a.free([row.at(0), page * m.pageSize]);
     },
   },
   freeOutsidePool: {
@@ -166,8 +171,8 @@ export const kRejectKinds = {
     rowLenMin: () => 1,
     applicable: always,
     build: (m, row) => {
-      const block = row.slice(0, Math.min(m.pageSize, row.length));
-      return (a) => a.freeSegments([{ indices: Int32Array.from(block), startPos: 0 }, { indices: Int32Array.from(block), startPos: m.pageSize }]);
+      const blockEnd = Math.min(m.pageSize, row.length);
+      return (a) => a.freeSegments([{ indices: row.slots(0, blockEnd), startPos: 0 }, { indices: row.slots(0, blockEnd), startPos: m.pageSize }]);
     },
   },
   lastLocMismatch: {
@@ -176,7 +181,7 @@ export const kRejectKinds = {
     rowLenMin: () => 1,
     applicable: (m) => m.pageSize >= 2,
     build: (m, row, n) => {
-      const last = (row[row.length - 1] as number) + 1 + (n % (m.pageSize - 1));
+      const last = row.at(row.length - 1) + 1 + (n % (m.pageSize - 1));
       return (a) => a.allocExtend({ prefixLens: [row.length], seqLens: [row.length + 1], lastLoc: [last] });
     },
   },
@@ -193,7 +198,7 @@ export const kRejectKinds = {
     rowLenMin: () => 1,
     applicable: (m) => m.pageSize >= 2,
     build: (m, row, n) => {
-      const last = (row[row.length - 1] as number) + 1 + (n % (m.pageSize - 1));
+      const last = row.at(row.length - 1) + 1 + (n % (m.pageSize - 1));
       return (a) => a.allocDecode({ seqLens: [row.length + 1], lastLoc: [last] });
     },
   },
@@ -205,38 +210,37 @@ export const kRejectKindNames = Object.keys(kRejectKinds) as RejectKindName[];
 
 function rowsFor(m: Readonly<AllocatorModel>, kind: RejectKind): Holding[] {
   const minLen = kind.rowLenMin;
-  return minLen === null ? [] : m.live.filter((h) => h.growable && h.row.length >= minLen(m.pageSize));
+  return minLen === null ? [] : m.live.filter((h) => h.growable && h.sizeTokens >= minLen(m.pageSize));
 }
+
+/** `reject`'s `n`: the reject kinds build their bad call from `n >= 1`. */
+const rejectNSchema = dataIntSchema.min(1);
 
 /** A bad call that must be rejected with nothing changed (CONTRACT.md, A20–A25). */
-export class RejectCommand implements AllocatorCommand {
-  constructor(
-    readonly kind: RejectKindName,
-    readonly pick: number,
-    readonly n: number,
-  ) {}
-
-  check(m: Readonly<AllocatorModel>): boolean {
-    const kind: RejectKind = kRejectKinds[this.kind];
+export const reject = allocatorCommand({
+  name: 'reject',
+  args: z.tuple([z.enum(kRejectKindNames as [RejectKindName, ...RejectKindName[]]), dataIntSchema, rejectNSchema]),
+  draws: [
+    {
+      family: 'reject',
+      arbitrary: (_g, o) => {
+        // A per-rule report draws only the kinds of the rule it feeds, and none when it feeds another.
+        const kinds = kRejectKindNames.filter((kind) => scopeFeeds(o.scope, kRejectKinds[kind].contract));
+        return kinds.length === 0 ? null : fc.tuple(fc.constantFrom(...kinds), kPickArbitrary, fc.integer({ min: 1, max: 64 }));
+      },
+    },
+  ],
+  check(m, [kindName]) {
+    const kind: RejectKind = kRejectKinds[kindName];
     return (!kind.checksOnly || m.geometry.checks) && kind.applicable(m) && (kind.rowLenMin === null || rowsFor(m, kind).length > 0);
-  }
-
-  run(m: AllocatorModel, r: AllocatorReal): void {
-    const op = this.toString();
-    const kind: RejectKind = kRejectKinds[this.kind];
+  },
+  run(m, r, [kindName, pick, n], op) {
+    const kind: RejectKind = kRejectKinds[kindName];
     m.onFed(kind.contract);
     const rows = rowsFor(m, kind);
-    const row = rows.length === 0 ? [] : (rows[this.pick % rows.length] as Holding).row;
+    const row = rowView(rows.length === 0 ? null : (rows[pick % rows.length] as Holding), m.pageSize);
     // A24's choice: inside an open group a bad give-back may be accepted now and refused at the group's end.
-    expectRejected(m, r, op, kind.build(m, row, this.n), kind.contract, kind.contract === 'A24');
+    expectRejected(m, r, op, kind.build(m, row, n), kind.contract, kind.contract === 'A24');
     afterCommand(m, r, op);
-  }
-
-  toData(): CommandData {
-    return { op: 'reject', args: [this.kind, this.pick, this.n] };
-  }
-
-  toString(): string {
-    return printCall(this.toData());
-  }
-}
+  },
+});

@@ -1,27 +1,31 @@
 import { LedgerViolation } from '../../../ledger/ledger-violation.js';
 import { decodeStepOf, extendRow, scribble } from '../../allocator/model-io.js';
 import { afterGpuCommand, freeListOf, resolveRequests } from '../gpu-model-io.js';
-import type { GpuKernelsModel, GpuKernelsReal } from '../gpu-model-state.js';
+import fc from 'fast-check';
+import { z } from 'zod';
+import { dataListSchema, dataPickOrNullSchema } from '../../command-bounds.js';
+import { kGpuBatchSizeMax, kPickArbitrary } from '../gpu-commands.js';
 import { expectSamePlan } from '../lockstep-check.js';
-import type { GpuKernelsCommand } from './gpu-command.js';
-import { printCall, type CommandData } from '../../command-data.js';
+import { gpuCommand } from './gpu-command.js';
 
 /**
  * A decode step: one token for each of several distinct rows (new rows start at length 1), some
  * crossing into a new page, on the CPU allocator's `allocDecode` and the GPU `planDecode` in
  * lock-step over the same free list.
  */
-export class GpuDecodeCommand implements GpuKernelsCommand {
-  constructor(readonly picks: readonly (number | null)[]) {}
-
-  check(): boolean {
-    return true;
-  }
-
-  async run(m: GpuKernelsModel, r: GpuKernelsReal): Promise<void> {
-    const op = this.toString();
+export const decode = gpuCommand({
+  name: 'decode',
+  args: z.tuple([dataListSchema(dataPickOrNullSchema)]),
+  draws: [
+    {
+      family: 'decode',
+      arbitrary: () => fc.array(fc.option(kPickArbitrary, { nil: null, freq: 6 }), { minLength: 1, maxLength: kGpuBatchSizeMax }).map((picks): [(number | null)[]] => [picks]),
+    },
+  ],
+  check: () => true,
+  async run(m, r, [picks], op) {
     const ps = m.pageSize;
-    const batch = resolveRequests(m, this.picks.map((pick) => ({ pick, tokens: 1 })));
+    const batch = resolveRequests(m, picks.map((pick) => ({ pick, tokens: 1 })));
     const { seqLens, lastLoc, pagesNeeded } = decodeStepOf(batch.holdings, ps);
     const freePages = freeListOf(r);
     const availBefore = r.allocator.availableSize();
@@ -42,13 +46,5 @@ export class GpuDecodeCommand implements GpuKernelsCommand {
       });
     }
     afterGpuCommand(m, r, op);
-  }
-
-  toData(): CommandData {
-    return { op: 'decode', args: [[...this.picks]] };
-  }
-
-  toString(): string {
-    return printCall(this.toData());
-  }
-}
+  },
+});

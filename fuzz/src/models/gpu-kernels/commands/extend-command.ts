@@ -1,11 +1,17 @@
 import { LedgerViolation } from '../../../ledger/ledger-violation.js';
-import type { Holding } from '../../allocator/allocator-model-state.js';
+import { lastSlotOf, type Holding } from '../../allocator/holding.js';
 import { extendRow, scribble } from '../../allocator/model-io.js';
 import { afterGpuCommand, freeListOf, resolveRequests, type BatchEntry, type ResolvedRequests } from '../gpu-model-io.js';
 import type { GpuKernelsModel, GpuKernelsReal } from '../gpu-model-state.js';
+import type { OpLabel } from '../../../ledger/op-label.js';
+import fc from 'fast-check';
+import { z } from 'zod';
+import { dataListSchema, dataPickOrNullSchema, dataTokensSchema } from '../../command-bounds.js';
+import { extendTokensArbitrary } from '../../geometry-draws.js';
+import { gpuPageSizeOf } from '../gpu-geometry.js';
+import { kGpuBatchSizeMax, kPaddingDataMax, kPaddingMax, kPickArbitrary } from '../gpu-commands.js';
 import { expectSamePlan } from '../lockstep-check.js';
-import type { GpuKernelsCommand } from './gpu-command.js';
-import { printCall, type CommandData } from '../../command-data.js';
+import { gpuCommand } from './gpu-command.js';
 
 /**
  * Runs one extend batch on both sides: the CPU allocator's `allocExtend` and the GPU
@@ -16,7 +22,7 @@ import { printCall, type CommandData } from '../../command-data.js';
  * @param padding - empty requests (`pre = seq = 0`) spread through the batch: wide batches cross
  *   the scan's per-invocation chunks, and empty slot ranges test the fill's request search.
  */
-export async function runLockstepExtend(m: GpuKernelsModel, r: GpuKernelsReal, batch: ResolvedRequests, padding: number, op: string): Promise<void> {
+export async function runLockstepExtend(m: GpuKernelsModel, r: GpuKernelsReal, batch: ResolvedRequests, padding: number, op: OpLabel): Promise<void> {
   const ps = m.pageSize;
   const requestCount = batch.holdings.length;
   const n = requestCount + padding;
@@ -31,11 +37,11 @@ export async function runLockstepExtend(m: GpuKernelsModel, r: GpuKernelsReal, b
   let pagesNeeded = 0;
   batch.holdings.forEach((h, i) => {
     index += stride;
-    const pre = h.row.length;
+    const pre = h.sizeTokens;
     const seq = pre + (batch.tokens[i] as number);
     prefixLens[index] = pre;
     seqLens[index] = seq;
-    lastLoc[index] = pre === 0 ? -1 : (h.row[pre - 1] as number);
+    lastLoc[index] = lastSlotOf(h, ps);
     tokensPerRequest[index] = seq - pre;
     slotStart.push(slotRun);
     slotRun += seq - pre;
@@ -60,7 +66,7 @@ export async function runLockstepExtend(m: GpuKernelsModel, r: GpuKernelsReal, b
       const start = slotStart[i] as number;
       const newPages = extendRow(h, gpu.slots.subarray(start, start + (batch.tokens[i] as number)), ps, op);
       m.ledger.acquire(h.id, newPages, op);
-      if (batch.isNew[i] && h.row.length > 0) m.live.push(h);
+      if (batch.isNew[i] && h.sizeTokens > 0) m.live.push(h);
     });
   }
 }
@@ -69,62 +75,45 @@ export async function runLockstepExtend(m: GpuKernelsModel, r: GpuKernelsReal, b
  * An extend batch of new and live rows (unaligned prefixes, zero extends, every part of the
  * layout), padded with empty requests, on the CPU and the GPU in lock-step.
  */
-export class GpuExtendCommand implements GpuKernelsCommand {
-  constructor(
-    readonly entries: readonly BatchEntry[],
-    readonly padding: number,
-  ) {}
-
-  check(): boolean {
-    return true;
-  }
-
-  async run(m: GpuKernelsModel, r: GpuKernelsReal): Promise<void> {
-    const op = this.toString();
-    await runLockstepExtend(m, r, resolveRequests(m, this.entries), this.padding, op);
+export const extend = gpuCommand({
+  name: 'extend',
+  args: z.tuple([dataListSchema(z.strictObject({ pick: dataPickOrNullSchema, tokens: dataTokensSchema })), z.strictObject({ padding: z.int().min(0).max(kPaddingDataMax) })]),
+  draws: [
+    {
+      family: 'extend',
+      arbitrary: (g) =>
+        fc
+          .tuple(
+            fc.array(fc.record({ pick: fc.option(kPickArbitrary, { nil: null, freq: 3 }), tokens: extendTokensArbitrary(gpuPageSizeOf(g)) }), { minLength: 1, maxLength: kGpuBatchSizeMax }),
+            fc.oneof({ arbitrary: fc.constant(0), weight: 4 }, { arbitrary: fc.integer({ min: 1, max: kPaddingMax }), weight: 1 }),
+          )
+          .map(([entries, padding]): [BatchEntry[], { padding: number }] => [entries, { padding }]),
+    },
+  ],
+  check: () => true,
+  async run(m, r, [entries, { padding }], op) {
+    await runLockstepExtend(m, r, resolveRequests(m, entries), padding, op);
     afterGpuCommand(m, r, op);
-  }
-
-  toData(): CommandData {
-    return { op: 'extend', args: [this.entries.map((e) => ({ pick: e.pick, tokens: e.tokens })), { padding: this.padding }] };
-  }
-
-  toString(): string {
-    return printCall(this.toData());
-  }
-}
+  },
+});
 
 /**
  * An extend of one request sized at run time to need exactly the free pages (`short: false`) or
  * one page more (`short: true`): both sides must agree on the capacity boundary.
  */
-export class GpuExtendToCapacityCommand implements GpuKernelsCommand {
-  constructor(
-    readonly pick: number | null,
-    readonly short: boolean,
-  ) {}
-
-  check(): boolean {
-    return true;
-  }
-
-  async run(m: GpuKernelsModel, r: GpuKernelsReal): Promise<void> {
+export const extendToCapacity = gpuCommand({
+  name: 'extendToCapacity',
+  args: z.tuple([z.strictObject({ pick: dataPickOrNullSchema, short: z.boolean() })]),
+  draws: [{ family: 'capacity', arbitrary: () => fc.tuple(fc.option(kPickArbitrary, { nil: null }), fc.boolean()).map(([pick, short]): [{ pick: number | null; short: boolean }] => [{ pick, short }]) }],
+  check: () => true,
+  async run(m, r, [{ pick, short }], op) {
     const ps = m.pageSize;
-    const batch = resolveRequests(m, [{ pick: this.pick, tokens: 0 }]);
-    const pre = (batch.holdings[0] as Holding).row.length;
-    const pagesWanted = m.ledger.freePageCount + (this.short ? 1 : 0);
+    const batch = resolveRequests(m, [{ pick, tokens: 0 }]);
+    const pre = (batch.holdings[0] as Holding).sizeTokens;
+    const pagesWanted = m.ledger.freePageCount + (short ? 1 : 0);
     // The longest extend whose new pages are exactly pagesWanted: fill to the end of the last one.
     batch.tokens[0] = (Math.ceil(pre / ps) + pagesWanted) * ps - pre;
-    const op = this.toString();
     await runLockstepExtend(m, r, batch, 0, op);
     afterGpuCommand(m, r, op);
-  }
-
-  toData(): CommandData {
-    return { op: 'extendToCapacity', args: [{ pick: this.pick, short: this.short }] };
-  }
-
-  toString(): string {
-    return printCall(this.toData());
-  }
-}
+  },
+});

@@ -1,11 +1,15 @@
-import type { Holding } from '../../allocator/allocator-model-state.js';
+import { heldPagesOf, slotsOf, type Holding } from '../../allocator/holding.js';
 import { kLedgerFree } from '../../../ledger/page-ledger.js';
 import { LedgerViolation } from '../../../ledger/ledger-violation.js';
-import { pagesOfRow, scribble } from '../../allocator/model-io.js';
+import { scribble } from '../../allocator/model-io.js';
 import { afterGpuCommand, heldPages } from '../gpu-model-io.js';
 import type { GpuKernelsModel, GpuKernelsReal } from '../gpu-model-state.js';
-import type { GpuKernelsCommand } from './gpu-command.js';
-import { printCall, type CommandData } from '../../command-data.js';
+import type { OpLabel } from '../../../ledger/op-label.js';
+import fc from 'fast-check';
+import { z } from 'zod';
+import { dataIntSchema, dataListSchema } from '../../command-bounds.js';
+import { kAgainMax, kPickArbitrary } from '../gpu-commands.js';
+import { gpuCommand } from './gpu-command.js';
 
 /** A page nobody holds, planted in a GPU free batch: the checked kernel must report it, never free it. */
 export type ForeignPage = 'none' | 'free-page' | 'page-zero' | 'past-end';
@@ -24,8 +28,8 @@ const byValue = (a: number, b: number): number => a - b;
  *
  * @param again - picks into the row's pages to name a second time (modulo its page count).
  */
-export async function finishOnBoth(m: GpuKernelsModel, r: GpuKernelsReal, h: Holding, again: readonly number[], foreign: ForeignPage, op: string): Promise<void> {
-  const pages = pagesOfRow(h.row, m.pageSize);
+export async function finishOnBoth(m: GpuKernelsModel, r: GpuKernelsReal, h: Holding, again: readonly number[], foreign: ForeignPage, op: OpLabel): Promise<void> {
+  const pages = heldPagesOf(h);
   const planted = again.map((k) => pages[k % pages.length] as number);
   const stray = strayPage(m, foreign);
   if (stray !== null) planted.push(stray);
@@ -36,11 +40,12 @@ export async function finishOnBoth(m: GpuKernelsModel, r: GpuKernelsReal, h: Hol
   } finally {
     state.destroy();
   }
-  const slots = Int32Array.from(h.row);
+  const slots = slotsOf(h, 0, h.sizeTokens, m.pageSize);
   r.allocator.free(slots);
   scribble(slots);
   m.ledger.release(h.id, result.freed, false, op);
-  m.live = m.live.filter((x) => x !== h);
+  const at = m.live.indexOf(h);
+  if (at >= 0) m.live.splice(at, 1);
   if (result.freed.length !== pages.length) {
     throw new LedgerViolation('leak', `${op}: the GPU batch free gave back ${result.freed.length} of the row's ${pages.length} pages [${pages.join(', ')}]`);
   }
@@ -66,30 +71,23 @@ function strayPage(m: GpuKernelsModel, foreign: ForeignPage): number | null {
 }
 
 /** A request finishes: its row is given back on the CPU and through the checked GPU batch free, with planted pages. */
-export class GpuFinishCommand implements GpuKernelsCommand {
-  constructor(
-    readonly pick: number,
-    readonly again: readonly number[],
-    readonly foreign: ForeignPage,
-  ) {}
-
-  check(m: Readonly<GpuKernelsModel>): boolean {
-    return m.live.length > 0;
-  }
-
-  async run(m: GpuKernelsModel, r: GpuKernelsReal): Promise<void> {
-    const op = this.toString();
+export const finish = gpuCommand({
+  name: 'finish',
+  args: z.tuple([dataIntSchema, z.strictObject({ again: dataListSchema(dataIntSchema), foreign: z.enum(kForeignPages as [ForeignPage, ...ForeignPage[]]) })]),
+  draws: [
+    {
+      family: 'finish',
+      arbitrary: () =>
+        fc
+          .tuple(kPickArbitrary, fc.array(fc.nat({ max: 7 }), { maxLength: kAgainMax }), fc.constantFrom(...kForeignPages))
+          .map(([pick, again, foreign]): [number, { again: number[]; foreign: ForeignPage }] => [pick, { again, foreign }]),
+    },
+  ],
+  check: (m) => m.live.length > 0,
+  async run(m, r, [pick, { again, foreign }], op) {
     if (m.live.length === 0) return;
-    const h = m.live[this.pick % m.live.length] as Holding;
-    await finishOnBoth(m, r, h, this.again, this.foreign, op);
+    const h = m.live[pick % m.live.length] as Holding;
+    await finishOnBoth(m, r, h, again, foreign, op);
     afterGpuCommand(m, r, op);
-  }
-
-  toData(): CommandData {
-    return { op: 'finish', args: [this.pick, { again: [...this.again], foreign: this.foreign }] };
-  }
-
-  toString(): string {
-    return printCall(this.toData());
-  }
-}
+  },
+});

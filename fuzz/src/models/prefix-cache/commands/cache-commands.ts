@@ -1,111 +1,71 @@
+import fc from 'fast-check';
+import { z } from 'zod';
 import { LedgerViolation } from '../../../ledger/ledger-violation.js';
-import type { PrefixModel, PrefixReal } from '../prefix-model-state.js';
+import { dataIntSchema, dataTokensSchema } from '../../command-bounds.js';
+import { prefixPageSizeOf, tokensArbitrary } from '../geometry.js';
+import { kPickArbitrary } from '../prefix-commands.js';
 import { afterPrefixCommand, inDecode, liveAt } from '../prefix-model-io.js';
-import type { PrefixCommand } from './command.js';
-import { printCall, type CommandData } from '../../command-data.js';
+import { prefixCommand } from './command.js';
 
 /** Sliding-window eviction for a decoding request: its SWA floor may only move up, page by page. */
-export class SwaCommand implements PrefixCommand {
-  constructor(
-    readonly pick: number,
-    readonly windowTokens: number,
-  ) {}
-
-  check(m: Readonly<PrefixModel>): boolean {
-    return m.live.some(inDecode);
-  }
-
-  run(m: PrefixModel, r: PrefixReal): void {
-    const op = this.toString();
-    const lr = liveAt(m, this.pick, inDecode);
+export const swa = prefixCommand({
+  name: 'swa',
+  args: z.tuple([dataIntSchema, dataTokensSchema]),
+  draws: [{ family: 'swa', arbitrary: (g) => fc.tuple(kPickArbitrary, fc.integer({ min: 1, max: 3 * prefixPageSizeOf(g) })) }],
+  check: (m) => m.live.some(inDecode),
+  run(m, r, [pick, windowTokens], op) {
+    const lr = liveAt(m, pick, inDecode);
     if (lr !== null) {
       const before = lr.req.kv.swaEvictedSeqlen;
-      r.cache.advanceSwaWindow(lr.req, this.windowTokens);
+      r.cache.advanceSwaWindow(lr.req, windowTokens);
       if (lr.req.kv.swaEvictedSeqlen < before) throw new LedgerViolation('swa-floor', `${op} moved the SWA floor down, ${before} → ${lr.req.kv.swaEvictedSeqlen}`);
     }
     afterPrefixCommand(m, r, op);
-  }
-
-  toData(): CommandData {
-    return { op: 'swa', args: [this.pick, this.windowTokens] };
-  }
-
-  toString(): string {
-    return printCall(this.toData());
-  }
-}
+  },
+});
 
 /** Evicts unlocked cached tokens (what a scheduler does under memory pressure). */
-export class EvictCommand implements PrefixCommand {
-  constructor(readonly tokens: number) {}
-
-  check(): boolean {
-    return true;
-  }
-
-  run(m: PrefixModel, r: PrefixReal): void {
-    r.cache.evict(this.tokens);
-    afterPrefixCommand(m, r, this.toString());
-  }
-
-  toData(): CommandData {
-    return { op: 'evict', args: [this.tokens] };
-  }
-
-  toString(): string {
-    return printCall(this.toData());
-  }
-}
+export const evict = prefixCommand({
+  name: 'evict',
+  args: z.tuple([dataTokensSchema]),
+  draws: [{ family: 'evict', arbitrary: (g) => tokensArbitrary(g, 4).map((n): [number] => [n]) }],
+  check: () => true,
+  run(m, r, [tokens], op) {
+    r.cache.evict(tokens);
+    afterPrefixCommand(m, r, op);
+  },
+});
 
 /** Takes an extra lock on a live request's matched node (eviction must keep it). */
-export class LockCommand implements PrefixCommand {
-  constructor(readonly pick: number) {}
-
-  check(m: Readonly<PrefixModel>): boolean {
-    return m.live.some((lr) => lr.req.lastNode !== null && lr.req.lastNode !== undefined);
-  }
-
-  run(m: PrefixModel, r: PrefixReal): void {
-    const lr = liveAt(m, this.pick, (x) => x.req.lastNode !== null);
+export const lock = prefixCommand({
+  name: 'lock',
+  args: z.tuple([dataIntSchema]),
+  draws: [{ family: 'lock', arbitrary: () => kPickArbitrary.map((p): [number] => [p]) }],
+  check: (m) => m.live.some((lr) => lr.req.lastNode !== null && lr.req.lastNode !== undefined),
+  run(m, r, [pick], op) {
+    const lr = liveAt(m, pick, (x) => x.req.lastNode !== null);
     const node = lr?.req.lastNode ?? null;
     if (node !== null && node !== r.cache.tree.root) {
       r.cache.lock(node);
       m.extraLocks.push(node);
     }
-    afterPrefixCommand(m, r, this.toString());
-  }
-
-  toData(): CommandData {
-    return { op: 'lock', args: [this.pick] };
-  }
-
-  toString(): string {
-    return printCall(this.toData());
-  }
-}
+    afterPrefixCommand(m, r, op);
+  },
+});
 
 /** Releases one of the extra locks. */
-export class UnlockCommand implements PrefixCommand {
-  constructor(readonly pick: number) {}
-
-  check(m: Readonly<PrefixModel>): boolean {
-    return m.extraLocks.length > 0;
-  }
-
-  run(m: PrefixModel, r: PrefixReal): void {
-    const node = m.extraLocks[this.pick % m.extraLocks.length];
+export const unlock = prefixCommand({
+  name: 'unlock',
+  args: z.tuple([dataIntSchema]),
+  draws: [{ family: 'lock', arbitrary: () => kPickArbitrary.map((p): [number] => [p]) }],
+  check: (m) => m.extraLocks.length > 0,
+  run(m, r, [pick], op) {
+    const i = pick % m.extraLocks.length;
+    const node = m.extraLocks[i];
     if (node !== undefined) {
       r.cache.tree.decLockRef(node);
-      m.extraLocks = m.extraLocks.filter((x, i) => i !== this.pick % m.extraLocks.length || x !== node);
+      m.extraLocks.splice(i, 1);
     }
-    afterPrefixCommand(m, r, this.toString());
-  }
-
-  toData(): CommandData {
-    return { op: 'unlock', args: [this.pick] };
-  }
-
-  toString(): string {
-    return printCall(this.toData());
-  }
-}
+    afterPrefixCommand(m, r, op);
+  },
+});

@@ -1,51 +1,39 @@
-import type { PrefixModel, PrefixReal, LiveRequest } from '../prefix-model-state.js';
+import fc from 'fast-check';
+import { z } from 'zod';
+import { dataIntSchema, dataListSchema, dataTokensSchema } from '../../command-bounds.js';
+import { prefixPageSizeOf, tokensArbitrary } from '../geometry.js';
+import { kPickArbitrary } from '../prefix-commands.js';
 import { afterPrefixCommand, checkNullIsShort, evictShortfall, inDecode, inPrefill, liveAt, writeContent } from '../prefix-model-io.js';
-import type { PrefixCommand } from './command.js';
+import type { LiveRequest } from '../prefix-model-state.js';
+import { prefixCommand } from './command.js';
 import { generate, prefillChunk } from './lifecycle.js';
-import { printCall, type CommandData } from '../../command-data.js';
 
 /** One chunk of a prefilling request (chunked prefill caches its progress). */
-export class PrefillCommand implements PrefixCommand {
-  constructor(
-    readonly pick: number,
-    readonly chunk: number,
-  ) {}
-
-  check(m: Readonly<PrefixModel>): boolean {
-    return m.live.some(inPrefill);
-  }
-
-  run(m: PrefixModel, r: PrefixReal): void {
-    const lr = liveAt(m, this.pick, inPrefill);
-    if (lr !== null) prefillChunk(m, r, lr, this.chunk, this.toString());
-    afterPrefixCommand(m, r, this.toString());
-  }
-
-  toData(): CommandData {
-    return { op: 'prefill', args: [this.pick, this.chunk] };
-  }
-
-  toString(): string {
-    return printCall(this.toData());
-  }
-}
+export const prefill = prefixCommand({
+  name: 'prefill',
+  args: z.tuple([dataIntSchema, dataTokensSchema]),
+  draws: [{ family: 'prefill', weight: 2, arbitrary: (g) => fc.tuple(kPickArbitrary, tokensArbitrary(g, 2).map((n) => Math.max(1, n))) }],
+  check: (m) => m.live.some(inPrefill),
+  run(m, r, [pick, chunk], op) {
+    const lr = liveAt(m, pick, inPrefill);
+    if (lr !== null) prefillChunk(m, r, lr, chunk, op);
+    afterPrefixCommand(m, r, op);
+  },
+});
 
 /**
  * A decode step for several requests: those with speculative slots ahead commit into them; the
  * others take a new slot in one `allocDecode` batch (some cross into a new page).
  */
-export class DecodeCommand implements PrefixCommand {
-  constructor(readonly picks: readonly number[]) {}
-
-  check(m: Readonly<PrefixModel>): boolean {
-    return m.live.some(inDecode);
-  }
-
-  run(m: PrefixModel, r: PrefixReal): void {
-    const op = this.toString();
+export const decode = prefixCommand({
+  name: 'decode',
+  args: z.tuple([dataListSchema(dataIntSchema)]),
+  draws: [{ family: 'decode', weight: 2, arbitrary: () => fc.array(kPickArbitrary, { minLength: 1, maxLength: 6 }).map((picks): [number[]] => [picks]) }],
+  check: (m) => m.live.some(inDecode),
+  run(m, r, [picks], op) {
     const ps = m.pageSize;
     const decoding = m.live.filter(inDecode);
-    const batch = [...new Set(this.picks.map((p) => decoding[p % decoding.length] as LiveRequest))];
+    const batch = [...new Set(picks.map((p) => decoding[p % decoding.length] as LiveRequest))];
     const needSlot = batch.filter((lr) => lr.committed === lr.allocated);
     let stepped = batch.filter((lr) => lr.committed < lr.allocated);
     if (needSlot.length > 0) {
@@ -72,37 +60,23 @@ export class DecodeCommand implements PrefixCommand {
       writeContent(m, r, lr, lr.committed - 1, lr.committed);
     }
     afterPrefixCommand(m, r, op);
-  }
-
-  toData(): CommandData {
-    return { op: 'decode', args: [[...this.picks]] };
-  }
-
-  toString(): string {
-    return printCall(this.toData());
-  }
-}
+  },
+});
 
 /** Speculative over-allocation: `tokens` slots past the allocated length, not yet committed. */
-export class SpecAllocCommand implements PrefixCommand {
-  constructor(
-    readonly pick: number,
-    readonly tokens: number,
-  ) {}
-
-  check(m: Readonly<PrefixModel>): boolean {
-    return m.live.some(inDecode);
-  }
-
-  run(m: PrefixModel, r: PrefixReal): void {
-    const op = this.toString();
+export const specAlloc = prefixCommand({
+  name: 'specAlloc',
+  args: z.tuple([dataIntSchema, dataTokensSchema]),
+  draws: [{ family: 'spec', arbitrary: (g) => fc.tuple(kPickArbitrary, fc.integer({ min: 1, max: 2 * prefixPageSizeOf(g) })) }],
+  check: (m) => m.live.some(inDecode),
+  run(m, r, [pick, tokens], op) {
     const ps = m.pageSize;
-    const lr = liveAt(m, this.pick, inDecode);
+    const lr = liveAt(m, pick, inDecode);
     if (lr !== null) {
       const pre = lr.allocated;
-      const seq = pre + this.tokens;
+      const seq = pre + tokens;
       const row = r.reqToToken.row(lr.req.kv.reqPoolIdx);
-      evictShortfall(r, this.tokens + ps);
+      evictShortfall(r, tokens + ps);
       r.recorder.actor = lr.req.id;
       const out = r.recorder.allocExtend({ prefixLens: [pre], seqLens: [seq], lastLoc: [row[pre - 1] as number] });
       if (out === null) checkNullIsShort(m, Math.ceil(seq / ps) - Math.ceil(pre / ps), op);
@@ -112,13 +86,5 @@ export class SpecAllocCommand implements PrefixCommand {
       }
     }
     afterPrefixCommand(m, r, op);
-  }
-
-  toData(): CommandData {
-    return { op: 'specAlloc', args: [this.pick, this.tokens] };
-  }
-
-  toString(): string {
-    return printCall(this.toData());
-  }
-}
+  },
+});

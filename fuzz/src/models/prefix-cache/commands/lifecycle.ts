@@ -4,35 +4,20 @@
  */
 import { newReqKvInfo, type Req } from '@kvfuzz/prefix-cache';
 import { LedgerViolation } from '../../../ledger/ledger-violation.js';
+import type { OpLabel } from '../../../ledger/op-label.js';
 import type { LiveRequest, PrefixModel, PrefixReal } from '../prefix-model-state.js';
-import { appendToken, checkNullIsShort, checkRequest, evictShortfall, expectRefused, writeContent } from '../prefix-model-io.js';
-import { extendHash, seedHash, sharedToken, uniqueToken } from '../prompts.js';
-
-/** The shape of a prompt: `shared` tokens of shared prefix `prefix`, then `own` tokens of its own. */
-export interface PromptShape {
-  readonly prefix: number;
-  readonly shared: number;
-  readonly own: number;
-  readonly extraKey: string | null;
-}
-
-/** A prompt shape as its builders take it, its fields in the printed order. */
-export function shapeData(s: PromptShape): { readonly prefix: number; readonly shared: number; readonly own: number; readonly extraKey: string | null } {
-  return { prefix: s.prefix, shared: s.shared, own: s.own, extraKey: s.extraKey };
-}
+import { appendToken, checkNullIsShort, checkRequest, evictShortfall, expectRefused, removeLive, writeContent } from '../prefix-model-io.js';
+import { promptOf, seedHash, uniqueToken } from '../prompts.js';
+import type { PromptShape } from './prompt-shape.js';
 
 /** Admits a request: match its prompt (all but the last token), lock the match, write the row. Null when no row is free. */
-export function admit(m: PrefixModel, r: PrefixReal, shape: PromptShape, op: string): LiveRequest | null {
+export function admitRequest(m: PrefixModel, r: PrefixReal, shape: PromptShape, op: OpLabel): LiveRequest | null {
   const rowIdx = r.reqToToken.alloc();
   if (rowIdx === null) return null;
   const id = m.nextId++;
   const promptLen = shape.shared + Math.max(1, shape.own);
-  const tokens: number[] = [];
-  for (let pos = 0; pos < promptLen; pos++) tokens.push(pos < shape.shared ? sharedToken(shape.prefix, pos) : uniqueToken(id, pos));
   const hashSeed = seedHash(shape.extraKey);
-  const prefixHash: number[] = [];
-  let h = hashSeed;
-  for (const token of tokens) prefixHash.push((h = extendHash(h, token)));
+  const { tokens, prefixHash } = promptOf(shape.prefix, shape.shared, promptLen, id, hashSeed);
   const match = r.cache.matchPrefix(tokens.slice(0, promptLen - 1), shape.extraKey);
   const matched = match.indices.length;
   if (matched % m.pageSize !== 0 || matched > promptLen - 1) {
@@ -51,7 +36,7 @@ export function admit(m: PrefixModel, r: PrefixReal, shape: PromptShape, op: str
  * One prefill chunk of up to `chunk` tokens; a chunk that does not finish the prompt is cached
  * (`cacheUnfinishedReq`). Returns false when the pool was short (the request waits).
  */
-export function prefillChunk(m: PrefixModel, r: PrefixReal, lr: LiveRequest, chunk: number, op: string): boolean {
+export function prefillChunk(m: PrefixModel, r: PrefixReal, lr: LiveRequest, chunk: number, op: OpLabel): boolean {
   const ps = m.pageSize;
   const pre = lr.allocated;
   const seq = Math.min(lr.promptLen, pre + Math.max(1, chunk));
@@ -79,7 +64,7 @@ export function prefillChunk(m: PrefixModel, r: PrefixReal, lr: LiveRequest, chu
  * the geometry says so. On the classic path a cap off the tree page is refused (the Mamba cache's
  * assertion): that call must change nothing, and the request then finishes uncapped.
  */
-export function finish(m: PrefixModel, r: PrefixReal, requests: readonly LiveRequest[], capOf: (lr: LiveRequest) => number | null, insert: boolean, op: string): void {
+export function finishRequests(m: PrefixModel, r: PrefixReal, requests: readonly LiveRequest[], capOf: (lr: LiveRequest) => number | null, insert: boolean, op: OpLabel): void {
   const caps = requests.map((lr) => {
     const cap = capOf(lr);
     const refused = m.geometry.finishPath === 'classic' && insert && cap !== null && cap < lr.committed && cap % m.pageSize !== 0;
@@ -91,7 +76,7 @@ export function finish(m: PrefixModel, r: PrefixReal, requests: readonly LiveReq
   if (grouped) r.recorder.freeGroupBegin();
   requests.forEach((lr, i) => {
     r.cache.releaseRequest(lr.req, { capTokens: caps[i] ?? null, insert });
-    m.live = m.live.filter((x) => x !== lr);
+    removeLive(m, lr);
   });
   if (grouped) r.recorder.freeGroupEnd();
 }
