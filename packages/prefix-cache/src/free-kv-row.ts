@@ -3,6 +3,22 @@ import { coalesceRanges, type RowRange } from './coalesce-ranges.js';
 import { PageSplitError } from './errors.js';
 
 /**
+ * `Array.prototype.slice.call(source, start, end)`, without the generic path that call takes on a
+ * typed array (a row), which dominated releases.
+ */
+function sliceToArray(source: ArrayLike<number>, startArg: number, endArg: number = source.length): number[] {
+  const length = source.length;
+  // Bounds as `slice` reads them: truncated, NaN as 0, negative from the end.
+  const start = Math.trunc(startArg) || 0;
+  const end = Math.trunc(endArg) || 0;
+  const from = start < 0 ? Math.max(length + start, 0) : Math.min(start, length);
+  const to = end < 0 ? Math.max(length + end, 0) : Math.min(end, length);
+  const out: number[] = [];
+  for (let i = from; i < to; i++) out.push(source[i] as number);
+  return out;
+}
+
+/**
  * The engine's `free_kv_row_segments`: gives back one request's ascending, page-disjoint row
  * segments, split at the SWA eviction floor `swaEvictedSeqlen` (E). Parts below E (their sliding-
  * window peers are gone) go back full-side only, parts at or above E on both sides — two calls.
@@ -27,8 +43,8 @@ export function freeKvRowSegments(allocator: PageAllocator, segments: readonly F
     else if (start >= e) alive.push(segment);
     else {
       const split = e - start;
-      dead.push({ indices: Array.prototype.slice.call(segment.indices, 0, split) as number[], startPos: start });
-      alive.push({ indices: Array.prototype.slice.call(segment.indices, split) as number[], startPos: e });
+      dead.push({ indices: sliceToArray(segment.indices, 0, split), startPos: start });
+      alive.push({ indices: sliceToArray(segment.indices, split), startPos: e });
     }
   }
   if (dead.length > 0 && alive.length > 0 && e % allocator.pageSize !== 0) {
@@ -44,7 +60,7 @@ export function freeKvRowSegments(allocator: PageAllocator, segments: readonly F
  * @internal
  */
 export function segmentsOfRanges(row: ArrayLike<number>, ranges: readonly RowRange[]): FreeSegment[] {
-  return ranges.map(([start, end]) => ({ indices: Array.prototype.slice.call(row, start, end) as number[], startPos: start }));
+  return ranges.map(([start, end]) => ({ indices: sliceToArray(row, start, end), startPos: start }));
 }
 
 /**

@@ -207,10 +207,16 @@ export class RadixTree {
     // Where revived (evicted, then adopted) nodes start: evicted nodes form whole subtrees, so
     // every node matched after the first revived one is revived too.
     let revivedFrom: number | null = null;
+    // The key the walk missed on: the new leaf's, since the leaf starts at that page.
+    let missedKey = '';
     // Bounded by the key: each pass consumes at least one page (a child is found by its first page).
     while (pos < tokenEnd) {
-      const child = node.children.get(childKeyOf(extraKey, tokens, pos, this.pageSize));
-      if (child === undefined) break;
+      const key = childKeyOf(extraKey, tokens, pos, this.pageSize);
+      const child = node.children.get(key);
+      if (child === undefined) {
+        missedKey = key;
+        break;
+      }
       child.lastAccessTime = now;
       child.priority = Math.max(child.priority, priority);
       const matched = this.matchLength(child.key, tokens, pos, tokenEnd);
@@ -248,7 +254,7 @@ export class RadixTree {
       leaf.lastAccessTime = now;
       leaf.creationTime = now;
       leaf.priority = priority;
-      node.children.set(childKeyOf(extraKey, leafKey, 0, this.pageSize), leaf);
+      node.children.set(missedKey, leaf);
       this.nodeCountValue += 1;
       this.evictableTokens += leafKey.length;
     }

@@ -12,8 +12,9 @@ export class ReqToTokenPool {
   readonly rowCount: number;
   /** Longest row in token positions. */
   readonly rowLength: number;
-  // table[row * rowLength + pos]: the slot of position pos of row; -1 where nothing was written.
-  private readonly table: Int32Array;
+  // rows[row][pos]: the slot of position pos of row; -1 where nothing was written. A row's array
+  // is made when the row is first handed out, so a pool costs only the rows its requests use.
+  private readonly rows: (Int32Array | undefined)[];
   // freeRows[0, freeCount): rows that can be handed out, lowest first.
   private readonly freeRows: Int32Array;
   private freeCount = 0;
@@ -31,7 +32,7 @@ export class ReqToTokenPool {
     }
     this.rowCount = rowCount;
     this.rowLength = rowLength;
-    this.table = new Int32Array(rowCount * rowLength);
+    this.rows = new Array<Int32Array | undefined>(rowCount).fill(undefined);
     this.freeRows = new Int32Array(rowCount);
     this.live = new Uint8Array(rowCount);
     this.clear();
@@ -47,7 +48,9 @@ export class ReqToTokenPool {
     if (this.freeCount === 0) return null;
     const row = this.freeRows[--this.freeCount] as number;
     this.live[row] = 1;
-    this.table.fill(-1, row * this.rowLength, (row + 1) * this.rowLength);
+    const slots = this.rows[row];
+    if (slots === undefined) this.rows[row] = new Int32Array(this.rowLength).fill(-1);
+    else slots.fill(-1);
     return row;
   }
 
@@ -62,10 +65,10 @@ export class ReqToTokenPool {
     this.freeRows[this.freeCount++] = row;
   }
 
-  /** A live view of `row` (writes go to the table). */
+  /** The live row itself, `rowLength` positions (writes go to the pool). */
   row(row: number): Int32Array {
     this.checkLive(row);
-    return this.table.subarray(row * this.rowLength, (row + 1) * this.rowLength);
+    return this.rows[row] as Int32Array;
   }
 
   /**
@@ -78,7 +81,7 @@ export class ReqToTokenPool {
     if (!Number.isInteger(start) || start < 0 || start + slots.length > this.rowLength) {
       throw new RequestStateError(`row ${row}: writing positions [${start}, ${start + slots.length}) runs outside [0, ${this.rowLength})`);
     }
-    this.table.set(slots, row * this.rowLength + start);
+    (this.rows[row] as Int32Array).set(slots, start);
   }
 
   /** Every row free. */
