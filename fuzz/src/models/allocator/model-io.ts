@@ -181,10 +181,21 @@ export function decodeStepOf(holdings: readonly Holding[], pageSize: number): { 
  * @returns the pages of the blocks the slots opened (the pages consumed).
  * @throws LedgerViolation naming the position and slot that break the structure.
  */
-export function extendRow(h: Holding, slots: Int32Array, pageSize: number, op: OpLabel, contractRule: string | null = null): number[] {
-  const newPages: number[] = [];
+export function extendRow(h: Holding, slots: Int32Array, pageSize: number, op: OpLabel, contractRule: string | null = null): readonly number[] {
+  return extendRowFrom(h, slots, 0, slots.length, pageSize, op, contractRule);
+}
+
+/**
+ * {@link extendRow} of `count` slots of `out` from index `start`: a batch's rows read their slots
+ * in place, with no view made per row.
+ */
+export function extendRowFrom(h: Holding, out: Int32Array, start: number, count: number, pageSize: number, op: OpLabel, contractRule: string | null = null): readonly number[] {
+  // Most decode steps and many extends open no page: those share one empty list instead of making one.
+  let newPages: number[] | null = null;
   const pre = h.sizeTokens;
-  const posEnd = pre + slots.length;
+  const posEnd = pre + count;
+  // out[pos + shift] is the slot of row position pos.
+  const shift = start - pre;
   let pos = pre;
   while (pos < posEnd) {
     const offset = pos % pageSize;
@@ -194,20 +205,24 @@ export function extendRow(h: Holding, slots: Int32Array, pageSize: number, op: O
     if (offset !== 0 && pos === pre) {
       page = h.pages[h.pages.length - 1] as number;
     } else {
-      const slot = slots[pos - pre] as number;
-      if (slot < 0 || slot % pageSize !== offset) badSlot(h, slots, pre, pos, pageSize, op, contractRule);
+      const slot = out[pos + shift] as number;
+      if (slot < 0 || slot % pageSize !== offset) badSlot(h, out.subarray(start, start + count), pre, pos, pageSize, op, contractRule);
       page = (slot - offset) / pageSize;
-      newPages.push(page);
+      (newPages ??= []).push(page);
     }
     const base = page * pageSize - blockStart;
     const end = Math.min(posEnd, blockStart + pageSize);
-    for (; pos < end; pos++) if (slots[pos - pre] !== base + pos) badSlot(h, slots, pre, pos, pageSize, op, contractRule);
+    for (; pos < end; pos++) if (out[pos + shift] !== base + pos) badSlot(h, out.subarray(start, start + count), pre, pos, pageSize, op, contractRule);
   }
+  h.sizeTokens = posEnd;
+  if (newPages === null) return kNoPages;
   for (const page of newPages) h.pages.push(page);
   h.heldBlocks += newPages.length;
-  h.sizeTokens = posEnd;
   return newPages;
 }
+
+/** What {@link extendRow} returns when the slots opened no page. */
+const kNoPages: readonly number[] = Object.freeze([]);
 
 /** The violation for the slot at row position `pos`, which breaks the row page structure. */
 function badSlot(h: Holding, slots: Int32Array, pre: number, pos: number, pageSize: number, op: OpLabel, contractRule: string | null): never {
@@ -234,7 +249,7 @@ function badSlot(h: Holding, slots: Int32Array, pre: number, pos: number, pageSi
  */
 export function expectRejected(m: AllocatorModel, r: AllocatorReal, op: OpLabel, call: (a: PageAllocator) => unknown, contractRule: string, deferrable = false): void {
   const availBefore = r.allocator.availableSize();
-  const stateBefore = m.groupOpen ? null : structuredCloneSafe(r.allocator.backupState());
+  const stateBefore = m.groupOpen ? null : snapshotCopy(r.allocator.backupState());
   let threw = false;
   try {
     withoutStacks(() => call(r.allocator));
@@ -255,7 +270,7 @@ export function expectRejected(m: AllocatorModel, r: AllocatorReal, op: OpLabel,
   if (availAfter !== availBefore) {
     throw new LedgerViolation('rejected-changed-state', `${op} was rejected but availableSize went ${availBefore} → ${availAfter}`);
   }
-  if (stateBefore !== null && !isDeepStrictEqual(stateBefore, structuredCloneSafe(r.allocator.backupState()))) {
+  if (stateBefore !== null && !sameSnapshot(stateBefore, r.allocator.backupState())) {
     throw new LedgerViolation('rejected-changed-state', `${op} was rejected but backupState() differs from before the call`);
   }
 }
@@ -324,6 +339,75 @@ function structuredCloneSafe(state: unknown): unknown {
   } catch {
     return state;
   }
+}
+
+/** A snapshot copied before a call that must change nothing, with whether the copy is detached from the live state. */
+interface SnapshotCopy {
+  readonly state: unknown;
+  readonly detached: boolean;
+}
+
+/** A copy of a plain object's field, as `structuredClone` makes it, or undefined for a field that needs `structuredClone` itself. */
+function plainFieldCopy(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return typeof value === 'function' || typeof value === 'symbol' ? undefined : value;
+  // Only the standard typed arrays: a subclass (a Buffer) has a `slice` of its own, and `structuredClone` drops the subclass.
+  return kTypedArrayPrototypes.has(Object.getPrototypeOf(value)) ? (value as Int32Array).slice() : undefined;
+}
+
+const kTypedArrayPrototypes: ReadonlySet<object> = new Set([
+  Int8Array.prototype,
+  Uint8Array.prototype,
+  Uint8ClampedArray.prototype,
+  Int16Array.prototype,
+  Uint16Array.prototype,
+  Int32Array.prototype,
+  Uint32Array.prototype,
+  Float32Array.prototype,
+  Float64Array.prototype,
+  BigInt64Array.prototype,
+  BigUint64Array.prototype,
+]);
+
+/**
+ * `backupState()` copied as `structuredClone` would copy it, so that a provider whose snapshot is a
+ * live reference into its state cannot hide a change: a plain object of primitives and typed
+ * arrays (the in-process snapshot) is copied field by field, which is much cheaper than the
+ * serializer; anything else goes through `structuredClone`.
+ */
+function snapshotCopy(state: unknown): SnapshotCopy {
+  if (state !== null && typeof state === 'object' && Object.getPrototypeOf(state) === Object.prototype && Object.getOwnPropertySymbols(state).length === 0) {
+    const copy: Record<string, unknown> = {};
+    let plain = true;
+    try {
+      for (const key of Object.keys(state)) {
+        const value = (state as Record<string, unknown>)[key];
+        const field = plainFieldCopy(value);
+        if (field === undefined && value !== undefined) {
+          plain = false;
+          break;
+        }
+        copy[key] = field;
+      }
+    } catch {
+      // A getter that throws: `structuredClone` below meets it too, and falls back as it always did.
+      plain = false;
+    }
+    if (plain) return { state: copy, detached: true };
+  }
+  try {
+    return { state: structuredClone(state), detached: true };
+  } catch {
+    return { state, detached: false };
+  }
+}
+
+/**
+ * Whether the state after a rejected call is the one copied before it. A detached copy equal to the
+ * snapshot as returned is the same state; anything else is compared clone to clone, as the copy was made.
+ */
+function sameSnapshot(before: SnapshotCopy, after: unknown): boolean {
+  if (before.detached && isDeepStrictEqual(before.state, after)) return true;
+  return isDeepStrictEqual(before.state, structuredCloneSafe(after));
 }
 
 /**

@@ -4,7 +4,7 @@ import { LedgerViolation } from '../../../ledger/ledger-violation.js';
 import { dataListSchema, dataPickOrNullSchema } from '../../command-bounds.js';
 import { kBatchSizeMax, kPickArbitrary } from '../allocator-commands.js';
 import type { Holding } from '../holding.js';
-import { acquirePages, afterCommand, decodeStepOf, extendRow, mirror, scribble } from '../model-io.js';
+import { acquirePages, afterCommand, decodeStepOf, extendRowFrom, mirror, scribble } from '../model-io.js';
 import { allocatorCommand } from './command.js';
 import { resolveBatch } from './extend-command.js';
 
@@ -36,7 +36,7 @@ export const decode = allocatorCommand({
       if (out.length !== seqLens.length) throw new LedgerViolation('output-length', `${op} returned ${out.length} slots for ${seqLens.length} requests`, 'A9');
       for (let i = 0; i < batch.holdings.length; i++) {
         const h = batch.holdings[i] as Holding;
-        acquirePages(m, h.id, extendRow(h, out.subarray(i, i + 1), ps, op, 'A9'), op);
+        acquirePages(m, h.id, extendRowFrom(h, out, i, 1, ps, op, 'A9'), op);
         if (batch.isNew[i]) m.live.push(h);
       }
     }

@@ -8,7 +8,7 @@ import { kBatchSizeMax, kPickArbitrary } from '../allocator-commands.js';
 import type { AllocatorModel, AllocatorReal } from '../allocator-model-state.js';
 import { pageSizeOf } from '../geometry.js';
 import { emptyHolding, lastSlotOf, type Holding } from '../holding.js';
-import { acquirePages, afterCommand, extendRow, mirror, scribble } from '../model-io.js';
+import { acquirePages, afterCommand, extendRowFrom, mirror, scribble } from '../model-io.js';
 import { allocatorCommand } from './command.js';
 
 /** One request of an extend batch: an existing row (`pick`) or a new one (`null`), grown by `tokens`. */
@@ -77,7 +77,7 @@ export function runExtend(m: AllocatorModel, r: AllocatorReal, batch: ResolvedBa
     for (let i = 0; i < n; i++) {
       const h = batch.holdings[i] as Holding;
       const tokens = batch.tokens[i] as number;
-      const newPages = extendRow(h, out.subarray(offset, offset + tokens), ps, op, 'A8');
+      const newPages = extendRowFrom(h, out, offset, tokens, ps, op, 'A8');
       offset += tokens;
       acquirePages(m, h.id, newPages, op);
       if (batch.isNew[i] && h.sizeTokens > 0) m.live.push(h);

@@ -208,6 +208,14 @@ export const kRejectKinds = {
 export type RejectKindName = keyof typeof kRejectKinds;
 export const kRejectKindNames = Object.keys(kRejectKinds) as RejectKindName[];
 
+/** Whether some growable row is long enough for `kind`: `rowsFor(m, kind).length > 0` without the list, for `check`. */
+function hasRowFor(m: Readonly<AllocatorModel>, kind: RejectKind): boolean {
+  const minLen = kind.rowLenMin;
+  if (minLen === null) return false;
+  const len = minLen(m.pageSize);
+  return m.live.some((h) => h.growable && h.sizeTokens >= len);
+}
+
 function rowsFor(m: Readonly<AllocatorModel>, kind: RejectKind): Holding[] {
   const minLen = kind.rowLenMin;
   return minLen === null ? [] : m.live.filter((h) => h.growable && h.sizeTokens >= minLen(m.pageSize));
@@ -232,7 +240,7 @@ export const reject = allocatorCommand({
   ],
   check(m, [kindName]) {
     const kind: RejectKind = kRejectKinds[kindName];
-    return (!kind.checksOnly || m.geometry.checks) && kind.applicable(m) && (kind.rowLenMin === null || rowsFor(m, kind).length > 0);
+    return (!kind.checksOnly || m.geometry.checks) && kind.applicable(m) && (kind.rowLenMin === null || hasRowFor(m, kind));
   },
   run(m, r, [kindName, pick, n], op) {
     const kind: RejectKind = kRejectKinds[kindName];
