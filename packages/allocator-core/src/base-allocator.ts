@@ -73,15 +73,15 @@ export abstract class BaseAllocator extends GiveBackCollector implements PageAll
    * @throws LastLocError (checks on) when a `lastLoc` does not fit its prefix (`(lastLoc + 1) % pageSize`, −1 for an empty one).
    */
   allocExtend(batch: ExtendBatch): Int32Array | null {
-    const extendTokens = validateExtend(batch, this.pageSize, this.pageShift, this.checks === true);
+    const extendTokens = this.validateExtend(batch);
     const batchSize = batch.prefixLens.length;
     if (batchSize === 0) return new Int32Array(0);
     // The lastLoc check ran in validateExtend, before a merge or a null answer can change anything.
     this.mergeBeforeExtend(extendTokens, batchSize);
-    const pageCount = countExtendPages(batch.prefixLens, batch.seqLens, this.pageSize);
+    const pageCount = this.countExtendPages(batch);
     if (pageCount > this.freeList.count) return null;
     const out = new Int32Array(extendTokens);
-    planExtendInto(batch, this.pageSize, this.freeList.buf, this.freeList.head, out);
+    this.planExtend(batch, out);
     this.freeList.take(pageCount);
     return out;
   }
@@ -93,12 +93,12 @@ export abstract class BaseAllocator extends GiveBackCollector implements PageAll
    * @throws LastLocError (checks on) when a `lastLoc` does not fit `seq − 1` (`(lastLoc + 1) % pageSize`, −1 for an empty row).
    */
   allocDecode(batch: DecodeBatch): Int32Array | null {
-    validateDecode(batch);
+    this.validateDecode(batch);
     const batchSize = batch.seqLens.length;
     if (batchSize === 0) return new Int32Array(0);
     // As in allocExtend: the lastLoc check rides planDecode unless a merge or a null answer comes first.
     this.mergeBeforeDecode(batch);
-    const pageCount = this.pageShift >= 0 ? countDecodePagesPow2(batch.seqLens, this.pageSize) : countDecodePages(batch.seqLens, this.pageSize);
+    const pageCount = this.countDecodePages(batch);
     if (pageCount > this.freeList.count) {
       if (this.checks === true) this.verifyDecodeLastLocs(batch);
       return null;
@@ -294,6 +294,28 @@ export abstract class BaseAllocator extends GiveBackCollector implements PageAll
     } else if (planDecodeChecked(batch, this.pageSize, buf, head, out) !== 0) {
       this.verifyDecodeLastLocs(batch);
     }
+  }
+
+  // The batch calls' passes are methods of their own: with the module functions called in their
+  // bodies, V8 inlined them differently with checks on and off, and the checked calls ran slower.
+  private validateExtend(batch: ExtendBatch): number {
+    return validateExtend(batch, this.pageSize, this.pageShift, this.checks === true);
+  }
+
+  private countExtendPages(batch: ExtendBatch): number {
+    return countExtendPages(batch.prefixLens, batch.seqLens, this.pageSize);
+  }
+
+  private planExtend(batch: ExtendBatch, out: Int32Array): void {
+    planExtendInto(batch, this.pageSize, this.freeList.buf, this.freeList.head, out);
+  }
+
+  private validateDecode(batch: DecodeBatch): void {
+    validateDecode(batch);
+  }
+
+  private countDecodePages(batch: DecodeBatch): number {
+    return this.pageShift >= 0 ? countDecodePagesPow2(batch.seqLens, this.pageSize) : countDecodePages(batch.seqLens, this.pageSize);
   }
 
   /** Checks on, the exact lastLoc pass of a decode batch (a call, not the arguments, in the hot callers' bytecode). */
