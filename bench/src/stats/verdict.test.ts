@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { kFullSettings } from '../harness/measure-settings.js';
 import { noisy } from '../test-support/synthetic.js';
 import { enoughRounds, judgeRatios, kConfidence, kMarginDefault, lookRounds, nonInferiorityVerdict, verdictPlan } from './verdict.js';
 
 const at = (ciLow: number, ciHigh: number) => ({ ratio: (ciLow + ciHigh) / 2, ciLow, ciHigh });
 const limit = 1 + kMarginDefault;
-const full = verdictPlan({ roundsMin: 10, roundsMax: 40 }, kMarginDefault);
+const full = verdictPlan(kFullSettings.rounds, kMarginDefault);
 
 describe('bench:stats,verdict', () => {
   it('pass only when the upper bound is strictly below 1 + margin', () => {
@@ -39,9 +40,17 @@ describe('bench:stats,verdict', () => {
     expect(lookRounds(6, 9)).toEqual([6, 9]);
     expect(lookRounds(5, 30)).toEqual([5, 10, 20, 30]);
     expect(() => lookRounds(9, 3)).toThrow(RangeError);
-    expect(full.confidence).toBeCloseTo(1 - (1 - kConfidence) / 3, 12);
+    expect(full.looks).toEqual([10, 20]);
+    expect(full.confidence).toBeCloseTo(1 - (1 - kConfidence) / 2, 12);
     expect(full.roundsForVerdict).toBe(7);
     expect(verdictPlan({ roundsMin: 9, roundsMax: 9 }, kMarginDefault).confidence).toBe(kConfidence);
+  });
+
+  it('at the full run first look (10 rounds), one disturbed round neither decides nor blocks a verdict', () => {
+    const steady = [1.0, 1.005, 0.995, 1.01, 0.99, 1.0, 1.002, 0.998, 1.004];
+    expect(judgeRatios([...steady, 1.5], full).verdict).toBe('pass');
+    expect(judgeRatios([...steady, 0.5], full).verdict).toBe('pass');
+    expect(judgeRatios([...steady.slice(0, 8), 1.5, 1.5], full).verdict).toBe('inconclusive');
   });
 
   it(`a verdict needs ${full.roundsForVerdict} rounds at the full run's looks: N decides, N − 1 never does`, () => {
