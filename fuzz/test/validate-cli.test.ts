@@ -124,7 +124,8 @@ describe('fuzz:cli,validate', () => {
 
   it('exits 2 when a provider process crashes mid-run, and shows its stderr', () => {
     const r = validate('--cmd', `python3 ${kFuzzDir}test/fixtures/crash-after-create.py`, '--time', '5');
-    expect(r.status).toBe(2);
+    // A crash is never a violation (exit 1); the output says what the validator saw instead.
+    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(2);
     expect(r.stdout).toContain('crash-after-create: its stderr ends:\n  | crash-after-create: giving up');
     expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^crash-after-create: the provider failed \(exit 2\) — exited with code 3 while answering \w+/);
   });
