@@ -208,17 +208,23 @@ export const kRejectKinds = {
 export type RejectKindName = keyof typeof kRejectKinds;
 export const kRejectKindNames = Object.keys(kRejectKinds) as RejectKindName[];
 
-/** Whether some growable row is long enough for `kind`: `rowsFor(m, kind).length > 0` without the list, for `check`. */
-function hasRowFor(m: Readonly<AllocatorModel>, kind: RejectKind): boolean {
+/** Which rows `kind` can pick: growable ones at least its minimum length; null when it picks none. */
+function rowTestFor(m: Readonly<AllocatorModel>, kind: RejectKind): ((h: Holding) => boolean) | null {
   const minLen = kind.rowLenMin;
-  if (minLen === null) return false;
+  if (minLen === null) return null;
   const len = minLen(m.pageSize);
-  return m.live.some((h) => h.growable && h.sizeTokens >= len);
+  return (h) => h.growable && h.sizeTokens >= len;
+}
+
+/** Whether `kind` has a row to pick, without making the list (for `check`). */
+function hasRowFor(m: Readonly<AllocatorModel>, kind: RejectKind): boolean {
+  const test = rowTestFor(m, kind);
+  return test !== null && m.live.some(test);
 }
 
 function rowsFor(m: Readonly<AllocatorModel>, kind: RejectKind): Holding[] {
-  const minLen = kind.rowLenMin;
-  return minLen === null ? [] : m.live.filter((h) => h.growable && h.sizeTokens >= minLen(m.pageSize));
+  const test = rowTestFor(m, kind);
+  return test === null ? [] : m.live.filter(test);
 }
 
 /** `reject`'s `n`: the reject kinds build their bad call from `n >= 1`. */
