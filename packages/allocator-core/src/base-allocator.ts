@@ -133,7 +133,7 @@ export abstract class BaseAllocator extends GiveBackCollector implements PageAll
    * @throws DoubleFreeError (checks on) naming every page that is not held or appears twice.
    */
   freeSegments(segments: readonly FreeSegment[]): void {
-    validateSegments(segments, this.geometry, this.checks === true);
+    this.validateSegments(segments);
     if (this.checks === true) {
       // One pass checks and marks every segment's pages into scratch; then each segment is released in turn.
       this.collectSegmentPagesChecked(segments);
@@ -308,6 +308,11 @@ export abstract class BaseAllocator extends GiveBackCollector implements PageAll
 
   private planExtend(batch: ExtendBatch, out: Int32Array): void {
     planExtendInto(batch, this.pageSize, this.freeList.buf, this.freeList.head, out);
+  }
+
+  /** The segment free's validation (segment-validation.ts), a method for the reason above; returns the page count. */
+  protected validateSegments(segments: readonly FreeSegment[]): number {
+    return validateSegments(segments, this.geometry, this.checks === true);
   }
 
   private validateDecode(batch: DecodeBatch): void {

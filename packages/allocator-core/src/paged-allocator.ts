@@ -1,7 +1,6 @@
 import { BaseAllocator } from './base-allocator.js';
 import { assert } from './internal/assert.js';
 import { isListed } from './internal/page-tags.js';
-import { validateSegments } from './internal/segment-validation.js';
 import { checkSlots } from './internal/slot-checks.js';
 import { sortRange } from './internal/sort-range.js';
 import type { AllocatorConfig, FreeSegment } from './types.js';
@@ -148,7 +147,7 @@ export class PagedAllocator extends BaseAllocator {
       return;
     }
     const { pageSize: ps, pageShift, pageMask, tag, freeList } = this;
-    const total = validateSegments(segments, this.geometry, true);
+    const total = this.validateSegments(segments);
     if (total === 0) return;
     const lo = total > this.numPages - freeList.count ? -1 : this.frontPlaces(total);
     // More pages than held (some page is not held or met twice), or serials that would go below 1: the general path.

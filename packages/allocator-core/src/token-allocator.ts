@@ -4,7 +4,6 @@ import { assert } from './internal/assert.js';
 import { constantRunTest, type ConstantRunTest } from './internal/constant-run.js';
 import { planDecodeChecked } from './internal/checked-plans.js';
 import { kTagHeld, kTagQueued, kTagReserved, kTagStaged } from './internal/page-tags.js';
-import { validateSegments } from './internal/segment-validation.js';
 import { checkSlots } from './internal/slot-checks.js';
 import { kPageFree, kPageHeld, kPageQueued, kPageReserved } from './internal/snapshot.js';
 import { planDecodePow2Into } from './plan-decode.js';
@@ -318,7 +317,7 @@ export class TokenAllocator extends BaseAllocator {
       super.freeSegments(segments);
       return;
     }
-    validateSegments(segments, this.geometry, this.checks === true);
+    this.validateSegments(segments);
     if (this.checks !== true) {
       // The same single copy without the checks: each segment's slots are its pages.
       for (const { indices } of segments) this.freeList.append(indices, 0, indices.length);
