@@ -2,7 +2,6 @@ import { BaseAllocator } from './base-allocator.js';
 import { ConfigError } from './errors.js';
 import { assert } from './internal/assert.js';
 import { constantRunTest, type ConstantRunTest } from './internal/constant-run.js';
-import { planDecodeChecked } from './internal/checked-plans.js';
 import { kTagHeld, kTagQueued, kTagReserved, kTagStaged } from './internal/page-tags.js';
 import { checkSlots } from './internal/slot-checks.js';
 import { kPageFree, kPageHeld, kPageQueued, kPageReserved } from './internal/snapshot.js';
@@ -105,11 +104,12 @@ export class TokenAllocator extends BaseAllocator {
     }
   }
 
-  /** Page size 1: every request starts a page, and the check reads only an empty row's lastLoc ({@link planDecodeChecked}). */
+  /**
+   * Page size 1: every request starts a page, and the only lastLoc rule, the empty row's, was
+   * checked in the validation pass (`validateDecode`): the unchecked planner in both modes.
+   */
   protected override planDecode(batch: DecodeBatch, out: Int32Array): void {
-    const { buf, head } = this.freeList;
-    if (this.checks !== true) planDecodePow2Into(batch, 1, buf, head, out);
-    else if (planDecodeChecked(batch, 1, buf, head, out) !== 0) this.verifyDecodeLastLocs(batch);
+    planDecodePow2Into(batch, 1, this.freeList.buf, this.freeList.head, out);
   }
 
   /** The newer token allocator returns `null` without merging when even the staged pages would not do. */

@@ -8,7 +8,7 @@ import { countExtendTokens } from '../plan-extend.js';
 import type { DecodeBatch, ExtendBatch } from '../types.js';
 import { refuseDecodeLengths, refuseDecodeRequest, refuseExtendLengths, refuseExtendRequest } from './argument-refusals.js';
 import { extendLastLocMiss } from './checked-plans.js';
-import { verifyLastLocs } from './lastloc-checks.js';
+import { verifyDecodeLastLocs, verifyLastLocs } from './lastloc-checks.js';
 
 /**
  * Checks an extend batch and returns its slot count `Σ (seq − prefix)`.
@@ -37,17 +37,26 @@ export function validateExtend(batch: ExtendBatch, pageSize: number, pageShift: 
 }
 
 /**
- * Checks a decode batch; its lastLoc rule rides the decode planner (see `checked-plans.ts`).
+ * Checks a decode batch. Checks on, the empty row's lastLoc rule (−1 when seq is 1, CONTRACT.md
+ * A25) rides this pass, which reads every seq and lastLoc anyway; the page rule of the other rows
+ * rides the decode planner (see `checked-plans.ts`). At page size 1 the empty row's is the only
+ * rule, so the token allocator plans with the unchecked planner in both modes.
  *
  * @throws ArgumentError when arrays differ in length, a length is not an integer ≥ 1, or a lastLoc is not an int32.
+ * @throws LastLocError (checks on) for the first lastLoc that does not fit, when an empty row's does not.
  */
-export function validateDecode(batch: DecodeBatch): void {
+export function validateDecode(batch: DecodeBatch, pageSize: number, checks: boolean): void {
   const { seqLens, lastLoc } = batch;
   const n = seqLens.length;
+  let miss = 0;
   if (lastLoc.length !== n) refuseDecodeLengths(n, lastLoc.length);
   for (let i = 0; i < n; i++) {
     const seq = seqLens[i] as number;
     const last = lastLoc[i] as number;
     if (!Number.isInteger(seq) || seq < 1 || (last | 0) !== last) refuseDecodeRequest(i, seq, last);
+    // (seq − 2) >> 31 is all ones for seq 1: a load-free AND, no branch. A seq of 2^31 or more may
+    // read as empty and miss; the exact pass then decides, so a miss is never wrong, only slow.
+    if (checks) miss |= (last + 1) & ((seq - 2) >> 31);
   }
+  if (miss !== 0) verifyDecodeLastLocs(seqLens, lastLoc, pageSize);
 }

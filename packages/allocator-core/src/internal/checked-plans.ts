@@ -24,8 +24,8 @@ import type { DecodeBatch } from '../types.js';
  * slot and its own page-start operand, so the check adds an XOR and an OR — into a word masked
  * once at the end: the low bits agree exactly when `lastLoc + 1 ≡ seq − 1 (mod pageSize)`. A
  * request that starts a page has its own rule: the empty row (seq 1) needs `lastLoc` = −1, the
- * others `lastLoc + 1 ≡ 0`; at page size 1 (the token allocator), where every request starts a
- * page, only the empty row reads `lastLoc`, which the unchecked planner never reads there.
+ * others `lastLoc + 1 ≡ 0`. At page size 1 the token allocator checks the empty row in the
+ * validation pass instead (`validateDecode`) and plans unchecked.
  *
  * @returns 0 when every request's lastLoc fits; otherwise non-zero, and `out` is garbage (nothing changed).
  */
