@@ -57,7 +57,7 @@ pass when the interval's upper bound is below 1 + margin, fail when its lower bo
 otherwise inconclusive (also when the rounds are too few for the confidence); an inconclusive case
 runs on to the next look, up to the budget.
   --quick (pull-request mode): ${kQuickSettings.rounds.roundsMin} rounds, one look at ${formatConfidence(kQuickPlan.confidence)}; about 4 minutes
-  full (the gate):             looks at ${kFullPlan.looks.join(', ')} rounds, each at ${formatConfidence(kFullPlan.confidence)}; about 20–25 minutes
+  full (the gate):             looks at ${kFullPlan.looks.join(', ')} rounds, each at ${formatConfidence(kFullPlan.confidence)}; about 25–35 minutes
 
 Options:
   --quick             the pull-request mode (above)
