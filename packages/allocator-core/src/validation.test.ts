@@ -474,6 +474,16 @@ describe('allocator-core:validation,checks', () => {
       }
       expect(Array.from(allocator.allocDecode({ seqLens: [3, 5, 1], lastLoc: [5, 7, -1] }) ?? [])).toEqual([6, 12, 16]);
     });
+
+    it('decode at page 1 (checked in the validation pass): an empty row after 0 is refused, after -1 passes; a later bad seq comes first', () => {
+      const allocator = new TokenAllocator({ sizeTokens: 16, kernelPageSize: 1, dcpSize: 1, needSort: false, checks: true });
+      allocator.alloc(2);
+      expectRejected(allocator, () => allocator.allocDecode({ seqLens: [3, 1, 2], lastLoc: [1, 0, 2] }), LastLocError, ['request 1', 'lastLoc 0 must be -1']);
+      expectRejected(allocator, () => allocator.allocDecode({ seqLens: [1, 0], lastLoc: [0, 2] }), ArgumentError, ['request 1', 'seqLens 0']);
+      expect(allocator.allocDecode({ seqLens: [3, 1], lastLoc: [1, -1] })).toHaveLength(2);
+      const off = new TokenAllocator({ sizeTokens: 16, kernelPageSize: 1, dcpSize: 1, needSort: false, checks: false });
+      expect(off.allocDecode({ seqLens: [1], lastLoc: [0] })).toHaveLength(1);
+    });
   });
 });
 

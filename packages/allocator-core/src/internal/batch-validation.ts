@@ -37,26 +37,38 @@ export function validateExtend(batch: ExtendBatch, pageSize: number, pageShift: 
 }
 
 /**
- * Checks a decode batch. Checks on, the empty row's lastLoc rule (−1 when seq is 1, CONTRACT.md
- * A25) rides this pass, which reads every seq and lastLoc anyway; the page rule of the other rows
- * rides the decode planner (see `checked-plans.ts`). At page size 1 the empty row's is the only
- * rule, so the token allocator plans with the unchecked planner in both modes.
+ * Checks a decode batch. With `emptyRows`, also the empty row's lastLoc rule (−1 when seq is 1,
+ * CONTRACT.md A25): at page size 1 it is the only decode lastLoc rule, and the token allocator
+ * plans with the unchecked planner in both modes; at other sizes the checked planner holds every
+ * lastLoc rule (see `checked-plans.ts`).
+ *
+ * The loop stops at `seq < 2`, not `seq < 1`: the empty row leaves it for
+ * {@link checkShortRequest}, which refuses a bad seq and (with `emptyRows`) notes the row's
+ * lastLoc. Both modes thus run the same loop, and the check costs a call per empty row, which a
+ * decode step rarely has.
  *
  * @throws ArgumentError when arrays differ in length, a length is not an integer ≥ 1, or a lastLoc is not an int32.
- * @throws LastLocError (checks on) for the first lastLoc that does not fit, when an empty row's does not.
+ * @throws LastLocError (with `emptyRows`) for the first lastLoc that does not fit, when an empty row's does not.
  */
-export function validateDecode(batch: DecodeBatch, pageSize: number, checks: boolean): void {
+export function validateDecode(batch: DecodeBatch, pageSize: number, emptyRows: boolean): void {
   const { seqLens, lastLoc } = batch;
   const n = seqLens.length;
-  let miss = 0;
+  let miss = false;
   if (lastLoc.length !== n) refuseDecodeLengths(n, lastLoc.length);
   for (let i = 0; i < n; i++) {
     const seq = seqLens[i] as number;
     const last = lastLoc[i] as number;
-    if (!Number.isInteger(seq) || seq < 1 || (last | 0) !== last) refuseDecodeRequest(i, seq, last);
-    // (seq − 2) >> 31 is all ones for seq 1: a load-free AND, no branch. A seq of 2^31 or more may
-    // read as empty and miss; the exact pass then decides, so a miss is never wrong, only slow.
-    if (checks) miss |= (last + 1) & ((seq - 2) >> 31);
+    if (!Number.isInteger(seq) || seq < 2 || (last | 0) !== last) miss = checkShortRequest(i, seq, last, emptyRows) || miss;
   }
-  if (miss !== 0) verifyDecodeLastLocs(seqLens, lastLoc, pageSize);
+  // After every request's arguments: an ArgumentError of a later request comes first.
+  if (miss) verifyDecodeLastLocs(seqLens, lastLoc, pageSize);
+}
+
+/**
+ * A decode request the loop stopped at: refuses its arguments (see `refuseDecodeRequest`), else it
+ * is an empty row, and (with `emptyRows`) returns whether its lastLoc breaks the rule.
+ */
+function checkShortRequest(i: number, seq: number, last: number, emptyRows: boolean): boolean {
+  if (!Number.isInteger(seq) || seq < 1 || (last | 0) !== last) refuseDecodeRequest(i, seq, last);
+  return emptyRows && last !== -1;
 }
