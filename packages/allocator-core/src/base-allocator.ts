@@ -315,10 +315,8 @@ export abstract class BaseAllocator extends GiveBackCollector implements PageAll
     return validateSegments(segments, this.geometry, this.checks === true);
   }
 
-  // The empty row's lastLoc rule is the validation pass's at page size 1 only: at other sizes the
-  // checked planner holds it, and without it there V8 compiled that planner slower.
   private validateDecode(batch: DecodeBatch): void {
-    validateDecode(batch, this.pageSize, this.checks === true && this.pageSize === 1);
+    validateDecode(batch, this.pageSize, this.checks === true);
   }
 
   private countDecodePages(batch: DecodeBatch): number {

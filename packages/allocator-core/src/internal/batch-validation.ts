@@ -37,10 +37,10 @@ export function validateExtend(batch: ExtendBatch, pageSize: number, pageShift: 
 }
 
 /**
- * Checks a decode batch. With `emptyRows`, also the empty row's lastLoc rule (−1 when seq is 1,
- * CONTRACT.md A25): at page size 1 it is the only decode lastLoc rule, and the token allocator
- * plans with the unchecked planner in both modes; at other sizes the checked planner holds every
- * lastLoc rule (see `checked-plans.ts`).
+ * Checks a decode batch. With `emptyRows` (checks on), also the empty row's lastLoc rule (−1 when
+ * seq is 1, CONTRACT.md A25); the page rule of every row rides the checked decode planner (see
+ * `checked-plans.ts`). At page size 1 the empty row's is the only rule, and the token allocator
+ * plans with the unchecked planner in both modes.
  *
  * The loop stops at `seq < 2`, not `seq < 1`: the empty row leaves it for
  * {@link checkShortRequest}, which refuses a bad seq and (with `emptyRows`) notes the row's

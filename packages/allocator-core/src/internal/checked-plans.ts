@@ -1,8 +1,8 @@
 /**
  * The in-line `lastLoc` check for power-of-two pages: the decode layout with the check riding
  * the planning pass, and the extend rule that rides the validation pass. The decode plan pass
- * already reads the `lastLoc` of every request that continues a page; the check adds two integer
- * operations there, where a separate validation pass would read every request again.
+ * already reads the `lastLoc` of nearly every request (all but those that start a page); the
+ * check adds two integer operations there, where a separate pass would read every request again.
  *
  * The check is the contract's rule and no more: `lastLoc` is −1 for an empty row, else
  * `(lastLoc + 1 − held) % pageSize == 0`. Reading the page state of `lastLoc` as well (is its page
@@ -10,8 +10,8 @@
  * `lastLoc` in a page the caller no longer holds is the ledger's to catch, as are the middle slots
  * of a segment free.
  *
- * The decode loop is `planDecodePow2Into` with the check added, line for line on purpose: the
- * bench compares the two, so they must do the same work otherwise. Misses are OR-ed into one
+ * The decode loop is `planDecodePow2Into` with the check added, and otherwise the same on
+ * purpose: the bench compares the two, so they must do the same work. Misses are OR-ed into one
  * word, and the caller finds the exact request on the slow path (`verifyLastLocs` in `lastloc-checks.ts`).
  *
  * @internal
@@ -19,36 +19,32 @@
 import type { DecodeBatch } from '../types.js';
 
 /**
- * `planDecodePow2Into` plus the lastLoc check, split by the page-start branch the planner takes
- * anyway. A request that continues a page ORs `(lastLoc + 1) ^ (seq − 1)` — the planner's own
- * slot and its own page-start operand, so the check adds an XOR and an OR — into a word masked
- * once at the end: the low bits agree exactly when `lastLoc + 1 ≡ seq − 1 (mod pageSize)`. A
- * request that starts a page has its own rule: the empty row (seq 1) needs `lastLoc` = −1, the
- * others `lastLoc + 1 ≡ 0`. At page size 1 the token allocator checks the empty row in the
- * validation pass instead (`validateDecode`) and plans unchecked.
+ * `planDecodePow2Into` plus the lastLoc page rule: every request ORs `(lastLoc + 1) ^ (seq − 1)`
+ * — the continuing request's own slot and the page-start operand — into one word masked at the
+ * end, so the check adds an XOR and an OR a request; the low bits agree exactly when
+ * `lastLoc + 1 ≡ seq − 1 (mod pageSize)`, which for a request that starts a page is
+ * `lastLoc + 1 ≡ 0`. The empty row's stronger rule (seq 1 needs `lastLoc` = −1) is the validation
+ * pass's (`validateDecode`); at page size 1, where it is the only rule, the token allocator plans
+ * unchecked.
  *
- * @returns 0 when every request's lastLoc fits; otherwise non-zero, and `out` is garbage (nothing changed).
+ * @returns 0 when every request's lastLoc fits the page rule; otherwise non-zero, and `out` is garbage (nothing changed).
  */
 export function planDecodeChecked(batch: DecodeBatch, pageSize: number, freePages: Int32Array, freeStart: number, out: Int32Array): number {
   const { seqLens, lastLoc } = batch;
   const mask = pageSize - 1;
   let cursor = freeStart;
-  // continuing: OR of (lastLoc + 1) ^ (seq − 1) over the requests that continue a page (masked at the end).
-  let continuing = 0;
-  let miss = 0;
+  let check = 0;
   for (let i = 0; i < seqLens.length; i++) {
     const seq = seqLens[i] as number;
+    const next = (lastLoc[i] as number) + 1;
     if (((seq - 1) & mask) === 0) {
-      if (seq === 1) miss |= (lastLoc[i] as number) + 1;
-      else if (mask !== 0) miss |= ((lastLoc[i] as number) + 1) & mask;
       out[i] = (freePages[cursor++] as number) * pageSize;
     } else {
-      const next = (lastLoc[i] as number) + 1;
-      continuing |= next ^ (seq - 1);
       out[i] = next;
     }
+    check |= next ^ (seq - 1);
   }
-  return (continuing & mask) | miss;
+  return check & mask;
 }
 
 /**
