@@ -7,10 +7,14 @@ import { PagedAllocator } from './paged-allocator.js';
 import { planDecode, planDecodeInto } from './plan-decode.js';
 import { expectRejected } from './test-support/expect-rejected.js';
 
-/** The contract's lastLoc rule, written out plainly: −1 for an empty row, else lastLoc + 1 ≡ held (mod page). */
-function fits(held: number, lastLoc: number, pageSize: number): boolean {
-  if (held === 0) return lastLoc === -1;
+/** The page part of the rule: lastLoc + 1 ≡ held (mod page). */
+function fitsPage(held: number, lastLoc: number, pageSize: number): boolean {
   return (((lastLoc + 1 - held) % pageSize) + pageSize) % pageSize === 0;
+}
+
+/** The contract's lastLoc rule, written out plainly: −1 for an empty row, else the page part. */
+function fits(held: number, lastLoc: number, pageSize: number): boolean {
+  return held === 0 ? lastLoc === -1 : fitsPage(held, lastLoc, pageSize);
 }
 
 const kPageSize = fc.integer({ min: 0, max: 9 }).map((k) => 2 ** k);
@@ -57,7 +61,7 @@ describe('allocator-core:lastloc,fused-check', () => {
     'decode: the checked planner misses exactly when some lastLoc + 1 is off seq − 1 modulo the page, else lays out as the unchecked one',
     (pageSize, drawn) => {
       const { batch } = decodeBatch(pageSize, drawn);
-      const onPage = drawn.every((_, i) => ((((batch.lastLoc[i] as number) + 1 - ((batch.seqLens[i] as number) - 1)) % pageSize) + pageSize) % pageSize === 0);
+      const onPage = drawn.every((_, i) => fitsPage((batch.seqLens[i] as number) - 1, batch.lastLoc[i] as number, pageSize));
       const plain = new Int32Array(drawn.length);
       planDecodeInto(batch, pageSize, kFreePages, 0, plain);
       const out = new Int32Array(drawn.length);
