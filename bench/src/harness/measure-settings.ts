@@ -65,8 +65,8 @@ export const kQuickSettings: RunSettings = {
  * that at 10 rounds only `[min, max]` was wide enough and one disturbed round left a case
  * undecided. At 97.5% the first look's interval is `[x(2), x(9)]`. The budget covers 10 rounds
  * of every case (about 1,400 s for 51 cases here) and 10 more of the cases the first look leaves
- * undecided (about 27 s a round each), so that a case near the margin reaches its second look;
- * cases still undecided when it ends stay inconclusive.
+ * undecided (about 2.7 s a case a round, so up to about 25 cases), so that a case near the margin
+ * reaches its second look; cases still undecided when it ends stay inconclusive.
  */
 export const kFullSettings: RunSettings = {
   mode: 'full',
