@@ -96,7 +96,8 @@ export abstract class BaseAllocator extends GiveBackCollector implements PageAll
     this.validateDecode(batch);
     const batchSize = batch.seqLens.length;
     if (batchSize === 0) return new Int32Array(0);
-    // As in allocExtend: the lastLoc check rides planDecode unless a merge or a null answer comes first.
+    // The empty row's lastLoc rule ran in validateDecode; as in allocExtend, the page rule rides
+    // planDecode unless a merge or a null answer comes first.
     this.mergeBeforeDecode(batch);
     const pageCount = this.countDecodePages(batch);
     if (pageCount > this.freeList.count) {
