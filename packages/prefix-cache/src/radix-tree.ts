@@ -151,6 +151,8 @@ export class RadixTree {
     let pos = 0;
     // Bounded by the key: each pass consumes at least one page (a child is found by its first page).
     while (pos < tokenEnd) {
+      // A leaf matches nothing more: skip building the key (one page of tokens) for a lookup that must miss.
+      if (node.children.size === 0) break;
       const child = node.children.get(childKeyOf(extraKey, tokens, pos, this.pageSize));
       // An evicted node (HiCache) ends the device match: its tokens have no slots to hand out.
       if (child === undefined || child.value === null) break;
