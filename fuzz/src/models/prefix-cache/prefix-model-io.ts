@@ -77,11 +77,13 @@ export function checkRequest(m: PrefixModel, r: PrefixReal, lr: LiveRequest, op:
   for (let blockStart = 0; blockStart < lr.allocated; blockStart += ps) {
     const blockEnd = Math.min(blockStart + ps, lr.allocated);
     const page = Math.floor((row[blockStart] as number) / ps);
+    // Position pos of this block belongs in slot page × ps + (pos − blockStart).
+    const slotOfPos = page * ps - blockStart;
     if (everyPosition) {
-      for (let pos = blockStart; pos < blockEnd; pos++) checkPosition(m, lr, row, pos, page, op);
+      for (let pos = blockStart; pos < blockEnd; pos++) checkPosition(m, lr, row, pos, slotOfPos, page, op);
     } else {
-      checkPosition(m, lr, row, blockStart, page, op);
-      checkPosition(m, lr, row, blockEnd - 1, page, op);
+      checkPosition(m, lr, row, blockStart, slotOfPos, page, op);
+      checkPosition(m, lr, row, blockEnd - 1, slotOfPos, page, op);
     }
     if (m.ledger.holderOf(page) < 0) {
       throw new LedgerViolation('use-after-free', `after ${op}: request #${id} row positions [${blockStart}, ${blockEnd}) reference page ${page}, which is free`);
@@ -90,10 +92,9 @@ export function checkRequest(m: PrefixModel, r: PrefixReal, lr: LiveRequest, op:
 }
 
 /** One row position of a live request: on its block's page at its offset, and (once computed) holding its content. */
-function checkPosition(m: PrefixModel, lr: LiveRequest, row: Int32Array, pos: number, page: number, op: OpLabel): void {
-  const ps = m.pageSize;
+function checkPosition(m: PrefixModel, lr: LiveRequest, row: Int32Array, pos: number, slotOfPos: number, page: number, op: OpLabel): void {
   const slot = row[pos] as number;
-  if (slot < 0 || slot % ps !== pos % ps || Math.floor(slot / ps) !== page) {
+  if (slot < 0 || slot !== slotOfPos + pos) {
     throw new LedgerViolation('row-structure', `after ${op}: request #${lr.req.id} row position ${pos} holds slot ${slot}, breaking the page structure (block page ${page})`);
   }
   if (pos < lr.committed && m.slotContent.get(slot) !== lr.prefixHash[pos]) {

@@ -16,9 +16,12 @@ export function uniqueToken(requestId: number, pos: number): number {
   return -((requestId + 1) * 1_000_003 + pos);
 }
 
-/** Rolling hash of a token prefix in an extra-key namespace: the identity of a position's KV. */
+/**
+ * Rolling hash of a token prefix in an extra-key namespace: the identity of a position's KV. Kept
+ * to 30 bits, V8's small-integer range, so an array of hashes stays an array of small integers.
+ */
 export function extendHash(previous: number, token: number): number {
-  return (Math.imul(previous ^ 0x5bd1e995, 31) + token) | 0;
+  return (Math.imul(previous ^ 0x5bd1e995, 31) + token) & 0x3fffffff;
 }
 
 export function seedHash(extraKey: string | null): number {
