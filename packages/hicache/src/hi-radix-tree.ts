@@ -1,5 +1,5 @@
 import { ArgumentError } from '@kvfuzz/allocator-core';
-import { childKeyOf, evictionOrder, RadixTree, type RadixTreeConfig, type TreeNode } from '@kvfuzz/prefix-cache';
+import { evictionOrder, RadixTree, type RadixTreeConfig, type TreeNode } from '@kvfuzz/prefix-cache';
 
 /**
  * The radix tree of the hierarchical cache: device eviction keeps a backed-up node (its device
@@ -97,7 +97,7 @@ export class HiRadixTree extends RadixTree {
     let p = pos;
     // Bounded by the key: each step consumes at least one page.
     while (p < end) {
-      const child = at.children.get(childKeyOf(extraKey, tokens, p, this.pageSize));
+      const child = this.childAt(at, extraKey, tokens, p);
       if (child === undefined || child.value !== null || child.hostValue === null) break;
       const matched = this.matchLength(child.key, tokens, p, end);
       const target = matched < child.key.length ? this.splitNode(child, matched) : child;

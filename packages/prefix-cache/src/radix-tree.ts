@@ -151,9 +151,7 @@ export class RadixTree {
     let pos = 0;
     // Bounded by the key: each pass consumes at least one page (a child is found by its first page).
     while (pos < tokenEnd) {
-      // A leaf matches nothing more: skip building the key (one page of tokens) for a lookup that must miss.
-      if (node.children.size === 0) break;
-      const child = node.children.get(childKeyOf(extraKey, tokens, pos, this.pageSize));
+      const child = this.childAt(node, extraKey, tokens, pos);
       // An evicted node (HiCache) ends the device match: its tokens have no slots to hand out.
       if (child === undefined || child.value === null) break;
       child.lastAccessTime = now;
@@ -390,6 +388,14 @@ export class RadixTree {
    * unless `pageAlignedLength` is broken, and then a trailing partial page counts too — which is
    * exactly how the planted match-without-truncation bug shows up as an unaligned match.
    */
+  /**
+   * The child of `node` filed under the page of `tokens` at `pos` in namespace `extraKey`. A leaf
+   * answers at once: building the key (a page of tokens) for a lookup that must miss is skipped.
+   */
+  protected childAt(node: TreeNode, extraKey: string | null, tokens: ArrayLike<number>, pos: number): TreeNode | undefined {
+    return node.children.size === 0 ? undefined : node.children.get(childKeyOf(extraKey, tokens, pos, this.pageSize));
+  }
+
   protected matchLength(nodeKey: Int32Array, tokens: ArrayLike<number>, pos: number, tokenEnd: number): number {
     const limit = Math.min(nodeKey.length, tokenEnd - pos);
     let matched = 0;
