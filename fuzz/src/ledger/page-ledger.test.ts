@@ -75,4 +75,19 @@ describe('fuzz:ledger', () => {
     ledger.reset();
     expect(ruleOf(() => ledger.checkDrained())).toBe('none');
   });
+
+  it('journals the pages given back, free or queued, only once asked to', () => {
+    const ledger = new PageLedger(4, 5);
+    ledger.acquire(1, [1, 2, 3], 'alloc');
+    ledger.release(1, [1], false, 'free');
+    expect(ledger.takeReleased()).toEqual([]);
+    ledger.journalReleases();
+    ledger.release(1, [3], true, 'free');
+    ledger.flushQueued();
+    ledger.acquire(2, [3], 'alloc');
+    ledger.release(2, [3], false, 'free');
+    ledger.release(1, [2], false, 'free');
+    expect(ledger.takeReleased()).toEqual([3, 3, 2]);
+    expect(ledger.takeReleased()).toEqual([]);
+  });
 });

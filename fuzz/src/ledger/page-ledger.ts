@@ -45,6 +45,8 @@ export class PageLedger {
   private readonly queued: Int32Array;
   // seenStamp[p] === stamp: page p was already named by the call being recorded (a duplicate).
   private readonly seenStamp: Int32Array;
+  // Pages given back since the last `takeReleased()`; null until a model asks for the journal.
+  private released: number[] | null = null;
   private stamp = 0;
   private epoch = 0;
   private freePages = 0;
@@ -89,6 +91,18 @@ export class PageLedger {
 
   holderOf(page: number): number {
     return this.holder[page] ?? kLedgerReserved;
+  }
+
+  /** Starts the journal of given-back pages that `takeReleased` hands over (off by default: it costs a push per page). */
+  journalReleases(): void {
+    this.released = [];
+  }
+
+  /** The pages given back since the last call (a page given back twice appears twice), in order. */
+  takeReleased(): readonly number[] {
+    const out = this.released ?? [];
+    if (this.released !== null) this.released = [];
+    return out;
   }
 
   /** Every page free: the state after `clear()`. Holdings in flight are voided, not given back. */
@@ -160,6 +174,7 @@ export class PageLedger {
     for (let i = 0; i < pages.length; i++) {
       const page = pages[i] as number;
       bump(this.givenBack, page);
+      this.released?.push(page);
       if (inGroup) {
         this.holder[page] = kLedgerQueued;
         this.queued[this.queuedPages++] = page;

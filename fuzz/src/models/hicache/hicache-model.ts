@@ -8,6 +8,7 @@ import { RecordingAllocator } from '../../ledger/recording-allocator.js';
 import { RecordingHostPool } from '../../ledger/recording-host-pool.js';
 import type { ModelDefinition } from '../model-definition.js';
 import { kRowPagesMax } from '../prefix-cache/geometry.js';
+import { RowReferences } from '../prefix-cache/row-references.js';
 import { SlotContents } from '../prefix-cache/slot-contents.js';
 import { checkHiCache } from './hicache-checks.js';
 import { hiCacheMixArbitrary, kHiCacheCommandsMax } from './hicache-commands.js';
@@ -20,6 +21,7 @@ import type { HiCacheFactories, HiCacheModel, HiCacheOptions, HiCacheReal } from
 export function setupHiCache(g: HiCacheGeometry, factories: HiCacheFactories = {}): { model: HiCacheModel; real: HiCacheReal } {
   const ps = g.kernelPageSize * g.dcpSize;
   const ledger = new PageLedger(ps, g.poolPages);
+  ledger.journalReleases();
   const allocator = createAllocator({ sizeTokens: g.poolPages * ps, kernelPageSize: g.kernelPageSize, dcpSize: g.dcpSize, needSort: g.needSort, checks: g.checks });
   const recorder = new RecordingAllocator(allocator, ledger);
   const hostConfig: HostSlotPoolConfig = { sizeTokens: g.hostPages * ps, pageSize: ps, dcpSize: g.dcpSize, checks: g.hostChecks };
@@ -42,6 +44,8 @@ export function setupHiCache(g: HiCacheGeometry, factories: HiCacheFactories = {
     pageSize: ps,
     ledger,
     live: [],
+    touched: new Set(),
+    references: new RowReferences(ps, g.poolPages),
     nextId: 0,
     slotContent: new SlotContents((g.poolPages + 1) * ps),
     extraLocks: [],

@@ -4,7 +4,14 @@ import type { LiveRequest, PrefixModel, PrefixReal } from './prefix-model-state.
 import { withoutStacks } from '../allocator/model-io.js';
 import { extendHash } from './prompts.js';
 
+/** The `pick`-th live request (among those `where` accepts), marked as touched by the running command. */
 export function liveAt(m: PrefixModel, pick: number, where?: (lr: LiveRequest) => boolean): LiveRequest | null {
+  const lr = pickLive(m, pick, where);
+  if (lr !== null) m.touched.add(lr);
+  return lr;
+}
+
+function pickLive(m: PrefixModel, pick: number, where?: (lr: LiveRequest) => boolean): LiveRequest | null {
   if (where === undefined) return m.live.length === 0 ? null : (m.live[pick % m.live.length] as LiveRequest);
   let count = 0;
   for (const lr of m.live) if (where(lr)) count++;
@@ -14,10 +21,25 @@ export function liveAt(m: PrefixModel, pick: number, where?: (lr: LiveRequest) =
   return null;
 }
 
-/** Takes a request out of the live set (it finished, or the cache was cleared). */
+/** A request joins the live set, touched by the running command. */
+export function addLive(m: PrefixModel, lr: LiveRequest): void {
+  m.live.push(lr);
+  m.touched.add(lr);
+}
+
+/** Takes a request out of the live set (it finished): its row references nothing any more. */
 export function removeLive(m: PrefixModel, lr: LiveRequest): void {
   const i = m.live.indexOf(lr);
   if (i >= 0) m.live.splice(i, 1);
+  m.touched.delete(lr);
+  m.references.drop(lr.req.id);
+}
+
+/** Every request gone at once: the caches and the rows were cleared. */
+export function clearLive(m: PrefixModel): void {
+  m.live = [];
+  m.touched.clear();
+  m.references.clear();
 }
 
 export const inPrefill = (lr: LiveRequest): boolean => lr.allocated < lr.promptLen;
@@ -103,26 +125,48 @@ function checkPosition(m: PrefixModel, lr: LiveRequest, row: Int32Array, pos: nu
 }
 
 /**
- * The checks after every command: conservation, every live request (O(blocks) each), the row
- * pool, and the checks of a model built on this one. `wholeStructure` (a quiet point: the start
- * and end of the drain) adds the reference's own tree check, which walks every token held.
+ * The checks after every command, O(what it touched): conservation, each request the command
+ * touched (O(blocks) each), every page it gave back against the rows that still reference it, the
+ * row pool, and the checks of a model built on this one.
+ */
+export function afterPrefixCommand(m: PrefixModel, r: PrefixReal, op: OpLabel): void {
+  m.executed++;
+  verifyTouched(m, r, op);
+}
+
+/**
+ * The checks at a quiet point (the start and end of the drain): every live request, and with
+ * `wholeStructure` the reference's own tree check, which walks every token held. The backstop
+ * for a bug that changes a row no command touched.
  */
 export function verifyPrefixQuiet(m: PrefixModel, r: PrefixReal, op: OpLabel, wholeStructure = false): void {
+  for (const lr of m.live) m.touched.add(lr);
+  verifyTouched(m, r, op);
+  if (wholeStructure && r.selfCheck) r.cache.tree.verifyInvariants();
+}
+
+function verifyTouched(m: PrefixModel, r: PrefixReal, op: OpLabel): void {
   const expectAvail = m.ledger.freePageCount * m.pageSize;
   const avail = r.allocator.availableSize();
   if (avail !== expectAvail) {
     throw new LedgerViolation('available-size', `after ${op}: availableSize() = ${avail}, but the ledger has ${m.ledger.freePageCount} free pages × ${m.pageSize} = ${expectAvail}`);
   }
-  for (const lr of m.live) checkRequest(m, r, lr, op, false);
+  // The touched rows may have changed for good reason; every other row still references what it did.
+  for (const lr of m.touched) m.references.drop(lr.req.id);
+  for (const page of m.ledger.takeReleased()) {
+    if (m.references.referrersOf(page) > 0) {
+      const holder = m.live.find((lr) => m.references.references(lr.req.id, page));
+      throw new LedgerViolation('use-after-free', `after ${op}: page ${page} was given back while request #${holder?.req.id} still references it`);
+    }
+  }
+  for (const lr of m.touched) {
+    checkRequest(m, r, lr, op, false);
+    m.references.set(lr.req.id, r.reqToToken.row(lr.req.kv.reqPoolIdx), lr.allocated);
+  }
+  m.touched.clear();
   const rowsLive = r.reqToToken.rowCount - r.reqToToken.availableRows();
   if (rowsLive !== m.live.length) throw new LedgerViolation('rows', `after ${op}: ${rowsLive} rows are live for ${m.live.length} live requests`);
-  if (wholeStructure && r.selfCheck) r.cache.tree.verifyInvariants();
   r.extraChecks?.(op);
-}
-
-export function afterPrefixCommand(m: PrefixModel, r: PrefixReal, op: OpLabel): void {
-  m.executed++;
-  verifyPrefixQuiet(m, r, op);
 }
 
 /** A call that must throw and change nothing: the pool, the request's record and row. */

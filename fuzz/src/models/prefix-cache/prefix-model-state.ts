@@ -4,6 +4,7 @@ import type { OpLabel } from '../../ledger/op-label.js';
 import type { PageLedger } from '../../ledger/page-ledger.js';
 import type { RecordingAllocator } from '../../ledger/recording-allocator.js';
 import type { PrefixGeometry } from './geometry.js';
+import type { RowReferences } from './row-references.js';
 import type { ContentBySlot } from './slot-contents.js';
 
 /**
@@ -32,6 +33,10 @@ export interface PrefixModel {
   readonly pageSize: number;
   readonly ledger: PageLedger;
   live: LiveRequest[];
+  /** Live requests the running command worked on: the check after it looks at these rows only. */
+  readonly touched: Set<LiveRequest>;
+  /** The pages each live request's row referenced at its last check (held by the ledger's journal to what a command frees). */
+  readonly references: RowReferences;
   nextId: number;
   /** slotContent[slot]: the content hash last written to the slot (what a match must find). */
   readonly slotContent: ContentBySlot;

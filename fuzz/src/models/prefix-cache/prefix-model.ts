@@ -9,6 +9,7 @@ import { kLifecycleCommandsMax, lifecycleMixArbitrary } from './prefix-commands.
 import { drainPrefix } from './prefix-drain.js';
 import type { CacheFactory, PrefixModel, PrefixOptions, PrefixReal } from './prefix-model-state.js';
 import { kPrefixCommands } from './prefix-program.js';
+import { RowReferences } from './row-references.js';
 import { SlotContents } from './slot-contents.js';
 
 /** The reference cache: the only one whose own tree check runs (a planted bug must be caught without it). */
@@ -18,12 +19,24 @@ export const referenceCache: CacheFactory = (config) => new RadixCache(config);
 export function setupPrefix(g: PrefixGeometry, factory: CacheFactory = referenceCache): { model: PrefixModel; real: PrefixReal } {
   const ps = prefixPageSizeOf(g);
   const ledger = new PageLedger(ps, g.poolPages);
+  ledger.journalReleases();
   const allocator = createAllocator({ sizeTokens: g.poolPages * ps, kernelPageSize: g.kernelPageSize, dcpSize: g.dcpSize, needSort: g.needSort, checks: g.checks });
   const recorder = new RecordingAllocator(allocator, ledger);
   const reqToToken = new ReqToTokenPool(g.rowCount, kRowPagesMax * ps);
   const cache = factory({ allocator: recorder, reqToToken, kernelPageSize: g.kernelPageSize, evictionPolicy: g.evictionPolicy, finishPath: g.finishPath });
   return {
-    model: { geometry: g, pageSize: ps, ledger, live: [], nextId: 0, slotContent: new SlotContents((g.poolPages + 1) * ps), extraLocks: [], executed: 0 },
+    model: {
+      geometry: g,
+      pageSize: ps,
+      ledger,
+      live: [],
+      touched: new Set(),
+      references: new RowReferences(ps, g.poolPages),
+      nextId: 0,
+      slotContent: new SlotContents((g.poolPages + 1) * ps),
+      extraLocks: [],
+      executed: 0,
+    },
     real: { cache, recorder, allocator, reqToToken, selfCheck: factory === referenceCache },
   };
 }

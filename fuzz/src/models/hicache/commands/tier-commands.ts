@@ -4,7 +4,7 @@ import { LedgerViolation } from '../../../ledger/ledger-violation.js';
 import { dataIntSchema, dataTokensSchema } from '../../command-bounds.js';
 import { noArgs } from '../../model-command.js';
 import { admitRequest, finishRequests, prefillChunk } from '../../prefix-cache/commands/lifecycle.js';
-import { afterPrefixCommand } from '../../prefix-cache/prefix-model-io.js';
+import { afterPrefixCommand, clearLive } from '../../prefix-cache/prefix-model-io.js';
 import { sharedToken } from '../../prefix-cache/prompts.js';
 import { kSharedPrefixArbitrary, longTokensArbitrary, pagesTokensArbitrary, quotaTokensArbitrary } from '../hicache-commands.js';
 import { hiCacheCommand } from './command.js';
@@ -78,7 +78,7 @@ export const clearAll = hiCacheCommand({
     r.recorder.clear();
     r.cache.clearAll();
     r.reqToToken.clear();
-    m.live = [];
+    clearLive(m);
     m.extraLocks = [];
     m.copySources.clear();
     afterPrefixCommand(m, r, op);

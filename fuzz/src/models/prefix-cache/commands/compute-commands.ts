@@ -34,6 +34,7 @@ export const decode = prefixCommand({
     const ps = m.pageSize;
     const decoding = m.live.filter(inDecode);
     const batch = [...new Set(picks.map((p) => decoding[p % decoding.length] as LiveRequest))];
+    for (const lr of batch) m.touched.add(lr);
     const needSlot = batch.filter((lr) => lr.committed === lr.allocated);
     let stepped = batch.filter((lr) => lr.committed < lr.allocated);
     if (needSlot.length > 0) {

@@ -6,7 +6,7 @@ import { newReqKvInfo, type Req } from '@kvfuzz/prefix-cache';
 import { LedgerViolation } from '../../../ledger/ledger-violation.js';
 import type { OpLabel } from '../../../ledger/op-label.js';
 import type { LiveRequest, PrefixModel, PrefixReal } from '../prefix-model-state.js';
-import { appendToken, checkNullIsShort, checkRequest, evictShortfall, expectRefused, removeLive, writeContent } from '../prefix-model-io.js';
+import { addLive, appendToken, checkNullIsShort, checkRequest, evictShortfall, expectRefused, removeLive, writeContent } from '../prefix-model-io.js';
 import { promptOf, seedHash, uniqueToken } from '../prompts.js';
 import type { PromptShape } from './prompt-shape.js';
 
@@ -27,7 +27,7 @@ export function admitRequest(m: PrefixModel, r: PrefixReal, shape: PromptShape, 
   r.reqToToken.write(rowIdx, 0, match.indices);
   const req: Req = { id, tokens, extraKey: shape.extraKey, kv: newReqKvInfo(rowIdx, matched), lastNode: match.lastNode };
   const lr: LiveRequest = { req, tokens, prefixHash, promptLen, hashSeed, committed: matched, allocated: matched, protectedLen: matched };
-  m.live.push(lr);
+  addLive(m, lr);
   checkRequest(m, r, lr, op, true);
   return lr;
 }
