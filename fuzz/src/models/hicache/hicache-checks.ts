@@ -4,18 +4,30 @@ import type { OpLabel } from '../../ledger/op-label.js';
 import type { HiCacheModel, HiCacheReal } from './hicache-state.js';
 
 /**
- * The HiCache checks after every command, the engine's HiCache invariants (`hiradix_cache.py`)
- * among them: the host pool's size and exact availability; evicted ⇒ backed up; an evicted node's
- * children are evicted; every host slot held belongs to exactly one node's host copy; a node with a
- * write-through copy in flight is locked, and the device pages that copy reads are still the ones
- * it started from.
+ * The HiCache checks, the engine's HiCache invariants (`hiradix_cache.py`) among them. After every
+ * command, O(what it touched): the host pool's size and exact availability, and each write-through
+ * copy in flight still reads the device pages it started from. With `wholeTree` (a quiet point)
+ * also every node: evicted ⇒ backed up; an evicted node's children are evicted; every host slot
+ * held belongs to exactly one node's host copy; a node with a write-through copy in flight is locked.
  */
-export function checkHiCache(m: HiCacheModel, r: HiCacheReal, op: OpLabel): void {
+export function checkHiCache(m: HiCacheModel, r: HiCacheReal, op: OpLabel, wholeTree: boolean): void {
   const host = r.hostPool;
   if (host.size !== m.hostSizeExpected) throw new LedgerViolation('host-size', `after ${op}: the host pool has ${host.size} slots; the sizing rule (one extra page) gives ${m.hostSizeExpected}`);
   if (host.availableSize() !== m.hostLedger.freePageCount) {
     throw new LedgerViolation('host-available-size', `after ${op}: host availableSize() = ${host.availableSize()}, the host ledger has ${m.hostLedger.freePageCount} free slots`);
   }
+  for (const copy of r.cache.pendingCopies()) {
+    const source = copy.kind === 'write' ? m.copySources.get(copy.id) : undefined;
+    source?.pages.forEach((page, i) => {
+      if (m.ledger.holderOf(page) < 0 || m.ledger.epochOf(page) !== source.epochs[i]) {
+        throw new LedgerViolation('copy-source-freed', `after ${op}: device page ${page}, which write copy ${copy.id} (node ${copy.nodeId}) reads, was freed before the copy completed`);
+      }
+    });
+  }
+  if (wholeTree) checkHiCacheTree(m, r, op);
+}
+
+function checkHiCacheTree(m: HiCacheModel, r: HiCacheReal, op: OpLabel): void {
   const cache = r.cache;
   const byId = new Map<number, TreeNode>();
   const hostOwner = new Map<number, number>();
@@ -43,11 +55,5 @@ export function checkHiCache(m: HiCacheModel, r: HiCacheReal, op: OpLabel): void
     if (copy.kind !== 'write') continue;
     const node = byId.get(copy.nodeId);
     if (node === undefined || node.lockRef === 0) throw new LedgerViolation('write-unlocked', `after ${op}: node ${copy.nodeId} has a write-through copy in flight but is ${node === undefined ? 'gone' : 'unlocked'}`);
-    const source = m.copySources.get(copy.id);
-    source?.pages.forEach((page, i) => {
-      if (m.ledger.holderOf(page) < 0 || m.ledger.epochOf(page) !== source.epochs[i]) {
-        throw new LedgerViolation('copy-source-freed', `after ${op}: device page ${page}, which write copy ${copy.id} (node ${copy.nodeId}) reads, was freed before the copy completed`);
-      }
-    });
   }
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { LedgerViolation } from '../../ledger/ledger-violation.js';
+import { afterPrefixCommand, verifyPrefixQuiet } from '../prefix-cache/prefix-model-io.js';
 import type { HiCacheGeometry } from './hicache-geometry.js';
+import { setupHiCache } from './hicache-model.js';
 import { ack, admit, burst, clearAll, decodeHiCacheCommands, evict, evictHost, hit, hostDoubleFree, loadBack } from './hicache-program.js';
 import { formatHiCacheFailure, runHiCacheModel, runHiCacheProgram } from './run-hicache-model.js';
 
@@ -39,6 +42,28 @@ describe('hicache:model', () => {
       evictHost(64),
     ]);
     expect(m.executed).toBe(8);
+  });
+
+  it('walks the whole tree at quiet points only: a host slot no node owns is found there', () => {
+    const g: HiCacheGeometry = {
+      kernelPageSize: 2, dcpSize: 2, poolPages: 16, rowCount: 4, needSort: false, checks: true, finishPath: 'unified', evictionPolicy: 'lru', groupedFinish: false,
+      hostPages: 16, writePolicy: 'write_through', hostChecks: true,
+    };
+    const ruleAfter = (check: 'command' | 'quiet'): string => {
+      const { model: m, real: r } = setupHiCache(g);
+      for (const c of [burst({ prefix: 0, shared: 16, own: 1, extraKey: null }, 1, { cap: 'none', n: 0 }), hit(0, 16), ack(0)]) void c.run(m, r);
+      r.hostPool.alloc(4);
+      try {
+        if (check === 'command') afterPrefixCommand(m, r, 'leak');
+        else verifyPrefixQuiet(m, r, 'leak', true);
+      } catch (e) {
+        if (e instanceof LedgerViolation) return e.rule;
+        throw e;
+      }
+      return 'none';
+    };
+    expect(ruleAfter('command')).toBe('none');
+    expect(ruleAfter('quiet')).toBe('host-leak');
   });
 
   it('prints commands as before and rebuilds them from their data', () => {

@@ -71,7 +71,7 @@ export function setupHiCache(g: HiCacheGeometry, factories: HiCacheFactories = {
       });
     }
   };
-  const real: HiCacheReal = { cache, recorder, allocator, reqToToken, selfCheck: factories.cache === undefined, hostPool, extraChecks: (op) => checkHiCache(model, real, op) };
+  const real: HiCacheReal = { cache, recorder, allocator, reqToToken, selfCheck: factories.cache === undefined, hostPool, extraChecks: (op, wholeStructure) => checkHiCache(model, real, op, wholeStructure) };
   return { model, real };
 }
 

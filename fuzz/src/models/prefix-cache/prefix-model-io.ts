@@ -131,7 +131,7 @@ function checkPosition(m: PrefixModel, lr: LiveRequest, row: Int32Array, pos: nu
  */
 export function afterPrefixCommand(m: PrefixModel, r: PrefixReal, op: OpLabel): void {
   m.executed++;
-  verifyTouched(m, r, op);
+  verifyTouched(m, r, op, false);
 }
 
 /**
@@ -141,11 +141,11 @@ export function afterPrefixCommand(m: PrefixModel, r: PrefixReal, op: OpLabel): 
  */
 export function verifyPrefixQuiet(m: PrefixModel, r: PrefixReal, op: OpLabel, wholeStructure = false): void {
   for (const lr of m.live) m.touched.add(lr);
-  verifyTouched(m, r, op);
+  verifyTouched(m, r, op, wholeStructure);
   if (wholeStructure && r.selfCheck) r.cache.tree.verifyInvariants();
 }
 
-function verifyTouched(m: PrefixModel, r: PrefixReal, op: OpLabel): void {
+function verifyTouched(m: PrefixModel, r: PrefixReal, op: OpLabel, wholeStructure: boolean): void {
   const expectAvail = m.ledger.freePageCount * m.pageSize;
   const avail = r.allocator.availableSize();
   if (avail !== expectAvail) {
@@ -166,7 +166,7 @@ function verifyTouched(m: PrefixModel, r: PrefixReal, op: OpLabel): void {
   m.touched.clear();
   const rowsLive = r.reqToToken.rowCount - r.reqToToken.availableRows();
   if (rowsLive !== m.live.length) throw new LedgerViolation('rows', `after ${op}: ${rowsLive} rows are live for ${m.live.length} live requests`);
-  r.extraChecks?.(op);
+  r.extraChecks?.(op, wholeStructure);
 }
 
 /** A call that must throw and change nothing: the pool, the request's record and row. */

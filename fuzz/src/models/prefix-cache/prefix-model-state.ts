@@ -53,8 +53,8 @@ export interface PrefixReal {
   readonly reqToToken: ReqToTokenPool;
   /** Call the cache's and allocator's own structure checks (the reference only). */
   readonly selfCheck: boolean;
-  /** More quiet-point checks of a model built on this one (the two-tier HiCache model). */
-  readonly extraChecks?: (op: OpLabel) => void;
+  /** More checks of a model built on this one (the two-tier HiCache model); `wholeStructure` at a quiet point. */
+  readonly extraChecks?: (op: OpLabel, wholeStructure: boolean) => void;
 }
 
 /** Builds the cache under test; a planted bug swaps in its own subclass. */

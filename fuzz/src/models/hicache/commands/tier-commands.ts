@@ -11,7 +11,9 @@ import { hiCacheCommand } from './command.js';
 
 /** The first `tokens` tokens of shared prefix `prefix` (what earlier admissions cached). */
 function sharedPrompt(prefix: number, tokens: number): number[] {
-  return Array.from({ length: tokens }, (_, pos) => sharedToken(prefix, pos));
+  const prompt = new Array<number>(tokens);
+  for (let pos = 0; pos < tokens; pos++) prompt[pos] = sharedToken(prefix, pos);
+  return prompt;
 }
 
 /** A lookup of a shared prefix with no request behind it: hits that trigger write-through. */
