@@ -4,47 +4,6 @@ import type { LiveRequest, PrefixModel, PrefixReal } from './prefix-model-state.
 import { withoutStacks } from '../allocator/model-io.js';
 import { extendHash } from './prompts.js';
 
-/** The `pick`-th live request (among those `where` accepts), marked as touched by the running command. */
-export function liveAt(m: PrefixModel, pick: number, where?: (lr: LiveRequest) => boolean): LiveRequest | null {
-  const lr = pickLive(m, pick, where);
-  if (lr !== null) m.touched.add(lr);
-  return lr;
-}
-
-function pickLive(m: PrefixModel, pick: number, where?: (lr: LiveRequest) => boolean): LiveRequest | null {
-  if (where === undefined) return m.live.length === 0 ? null : (m.live[pick % m.live.length] as LiveRequest);
-  let count = 0;
-  for (const lr of m.live) if (where(lr)) count++;
-  if (count === 0) return null;
-  let k = pick % count;
-  for (const lr of m.live) if (where(lr) && k-- === 0) return lr;
-  return null;
-}
-
-/** A request joins the live set, touched by the running command. */
-export function addLive(m: PrefixModel, lr: LiveRequest): void {
-  m.live.push(lr);
-  m.touched.add(lr);
-}
-
-/** Takes a request out of the live set (it finished): its row references nothing any more. */
-export function removeLive(m: PrefixModel, lr: LiveRequest): void {
-  const i = m.live.indexOf(lr);
-  if (i >= 0) m.live.splice(i, 1);
-  m.touched.delete(lr);
-  m.references.drop(lr.req.id);
-}
-
-/** Every request gone at once: the caches and the rows were cleared. */
-export function clearLive(m: PrefixModel): void {
-  m.live = [];
-  m.touched.clear();
-  m.references.clear();
-}
-
-export const inPrefill = (lr: LiveRequest): boolean => lr.allocated < lr.promptLen;
-export const inDecode = (lr: LiveRequest): boolean => lr.allocated >= lr.promptLen;
-
 /** Appends a token the request computed at the next position (its id and its content hash). */
 export function appendToken(lr: LiveRequest, token: number): void {
   const last = lr.prefixHash[lr.prefixHash.length - 1];

@@ -4,7 +4,8 @@ import { LedgerViolation } from '../../../ledger/ledger-violation.js';
 import { dataIntSchema, dataTokensSchema } from '../../command-bounds.js';
 import { prefixPageSizeOf, tokensArbitrary } from '../geometry.js';
 import { kPickArbitrary } from '../prefix-commands.js';
-import { afterPrefixCommand, inDecode, liveAt } from '../prefix-model-io.js';
+import { inDecode, liveAt } from '../live-set.js';
+import { afterPrefixCommand } from '../prefix-model-io.js';
 import { prefixCommand } from './command.js';
 
 /** Sliding-window eviction for a decoding request: its SWA floor may only move up, page by page. */

@@ -6,7 +6,8 @@ import { newReqKvInfo, type Req } from '@kvfuzz/prefix-cache';
 import { LedgerViolation } from '../../../ledger/ledger-violation.js';
 import type { OpLabel } from '../../../ledger/op-label.js';
 import type { LiveRequest, PrefixModel, PrefixReal } from '../prefix-model-state.js';
-import { addLive, appendToken, checkNullIsShort, checkRequest, evictShortfall, expectRefused, removeLive, writeContent } from '../prefix-model-io.js';
+import { addLive, removeLive } from '../live-set.js';
+import { appendToken, checkNullIsShort, checkRequest, evictShortfall, expectRefused, writeContent } from '../prefix-model-io.js';
 import { promptOf, seedHash, uniqueToken } from '../prompts.js';
 import type { PromptShape } from './prompt-shape.js';
 
