@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LedgerViolation } from './ledger-violation.js';
+import { violationRuleOf } from '../../test/support/violation-rule.js';
 import { kLedgerFree, kLedgerQueued, PageLedger } from './page-ledger.js';
 
-function ruleOf(f: () => void): string {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof LedgerViolation) return e.rule;
-    throw e;
-  }
-  return 'none';
-}
 
 describe('fuzz:ledger', () => {
   it('tracks holders and counts free pages', () => {
@@ -26,19 +17,19 @@ describe('fuzz:ledger', () => {
   it('rejects handing out a held page, page 0, a page past the pool, or one page twice in a call', () => {
     const ledger = new PageLedger(4, 5);
     ledger.acquire(1, [2], 'alloc');
-    expect(ruleOf(() => ledger.acquire(2, [2], 'alloc'))).toBe('double-alloc');
-    expect(ruleOf(() => ledger.acquire(2, [0], 'alloc'))).toBe('page-range');
-    expect(ruleOf(() => ledger.acquire(2, [6], 'alloc'))).toBe('page-range');
-    expect(ruleOf(() => ledger.acquire(2, [4, 4], 'alloc'))).toBe('unique-output');
+    expect(violationRuleOf(() => ledger.acquire(2, [2], 'alloc'))).toBe('double-alloc');
+    expect(violationRuleOf(() => ledger.acquire(2, [0], 'alloc'))).toBe('page-range');
+    expect(violationRuleOf(() => ledger.acquire(2, [6], 'alloc'))).toBe('page-range');
+    expect(violationRuleOf(() => ledger.acquire(2, [4, 4], 'alloc'))).toBe('unique-output');
     expect(ledger.freePageCount).toBe(4);
   });
 
   it('rejects giving back a free page, a page twice in a call, and another holder’s page', () => {
     const ledger = new PageLedger(4, 5);
     ledger.acquire(1, [2, 3], 'alloc');
-    expect(ruleOf(() => ledger.release(1, [4], false, 'free'))).toBe('double-free');
-    expect(ruleOf(() => ledger.release(1, [2, 2], false, 'free'))).toBe('double-free');
-    expect(ruleOf(() => ledger.release(7, [2], false, 'free'))).toBe('foreign-free');
+    expect(violationRuleOf(() => ledger.release(1, [4], false, 'free'))).toBe('double-free');
+    expect(violationRuleOf(() => ledger.release(1, [2, 2], false, 'free'))).toBe('double-free');
+    expect(violationRuleOf(() => ledger.release(7, [2], false, 'free'))).toBe('foreign-free');
     expect(ledger.heldPageCount).toBe(2);
   });
 
@@ -48,7 +39,7 @@ describe('fuzz:ledger', () => {
     ledger.release(1, [2], true, 'free');
     expect(ledger.holderOf(2)).toBe(kLedgerQueued);
     expect(ledger.freePageCount).toBe(3);
-    expect(ruleOf(() => ledger.release(undefined, [2], true, 'free'))).toBe('double-free');
+    expect(violationRuleOf(() => ledger.release(undefined, [2], true, 'free'))).toBe('double-free');
     ledger.flushQueued();
     expect(ledger.freePageCount).toBe(4);
   });
@@ -56,11 +47,11 @@ describe('fuzz:ledger', () => {
   it('drains clean only when every page was given back once per allocation', () => {
     const ledger = new PageLedger(4, 3);
     ledger.acquire(1, [1], 'alloc');
-    expect(ruleOf(() => ledger.checkDrained())).toBe('leak');
+    expect(violationRuleOf(() => ledger.checkDrained())).toBe('leak');
     ledger.release(1, [1], false, 'free');
     ledger.acquire(2, [1], 'alloc');
     ledger.release(2, [1], false, 'free');
-    expect(ruleOf(() => ledger.checkDrained())).toBe('none');
+    expect(violationRuleOf(() => ledger.checkDrained())).toBe('none');
   });
 
   it('keeps exactly-once accounting across restore and reset', () => {
@@ -73,7 +64,7 @@ describe('fuzz:ledger', () => {
     expect(ledger.holderOf(1)).toBe(1);
     expect(ledger.holderOf(2)).toBe(kLedgerFree);
     ledger.reset();
-    expect(ruleOf(() => ledger.checkDrained())).toBe('none');
+    expect(violationRuleOf(() => ledger.checkDrained())).toBe('none');
   });
 
   it('journals the pages given back, free or queued, only once asked to', () => {

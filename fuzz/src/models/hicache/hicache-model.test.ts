@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LedgerViolation } from '../../ledger/ledger-violation.js';
+import { violationRuleOf } from '../../../test/support/violation-rule.js';
 import { afterPrefixCommand, verifyPrefixQuiet } from '../prefix-cache/prefix-model-io.js';
 import type { HiCacheGeometry } from './hicache-geometry.js';
 import { setupHiCache } from './hicache-model.js';
@@ -53,14 +53,7 @@ describe('hicache:model', () => {
       const { model: m, real: r } = setupHiCache(g);
       for (const c of [burst({ prefix: 0, shared: 16, own: 1, extraKey: null }, 1, { cap: 'none', n: 0 }), hit(0, 16), ack(0)]) void c.run(m, r);
       r.hostPool.alloc(4);
-      try {
-        if (check === 'command') afterPrefixCommand(m, r, 'leak');
-        else verifyPrefixQuiet(m, r, 'leak', true);
-      } catch (e) {
-        if (e instanceof LedgerViolation) return e.rule;
-        throw e;
-      }
-      return 'none';
+      return violationRuleOf(() => (check === 'command' ? afterPrefixCommand(m, r, 'leak') : verifyPrefixQuiet(m, r, 'leak', true)));
     };
     expect(ruleAfter('command')).toBe('none');
     expect(ruleAfter('quiet')).toBe('host-leak');

@@ -8,7 +8,7 @@ import { RecordingAllocator } from '../../ledger/recording-allocator.js';
 import { RecordingHostPool } from '../../ledger/recording-host-pool.js';
 import type { ModelDefinition } from '../model-definition.js';
 import { kRowPagesMax } from '../prefix-cache/geometry.js';
-import { RowReferences } from '../prefix-cache/row-references.js';
+import { newPrefixModel } from '../prefix-cache/prefix-model.js';
 import { SlotContents } from '../prefix-cache/slot-contents.js';
 import { checkHiCache } from './hicache-checks.js';
 import { hiCacheMixArbitrary, kHiCacheCommandsMax } from './hicache-commands.js';
@@ -19,9 +19,8 @@ import type { HiCacheFactories, HiCacheModel, HiCacheOptions, HiCacheReal } from
 
 /** A run's model and real side: a `HiRadixCache` over a recording allocator and a recording host pool, two empty ledgers. */
 export function setupHiCache(g: HiCacheGeometry, factories: HiCacheFactories = {}): { model: HiCacheModel; real: HiCacheReal } {
-  const ps = g.kernelPageSize * g.dcpSize;
-  const ledger = new PageLedger(ps, g.poolPages);
-  ledger.journalReleases();
+  const device = newPrefixModel(g);
+  const { pageSize: ps, ledger } = device;
   const allocator = createAllocator({ sizeTokens: g.poolPages * ps, kernelPageSize: g.kernelPageSize, dcpSize: g.dcpSize, needSort: g.needSort, checks: g.checks });
   const recorder = new RecordingAllocator(allocator, ledger);
   const hostConfig: HostSlotPoolConfig = { sizeTokens: g.hostPages * ps, pageSize: ps, dcpSize: g.dcpSize, checks: g.hostChecks };
@@ -40,16 +39,7 @@ export function setupHiCache(g: HiCacheGeometry, factories: HiCacheFactories = {
   };
   const cache = (factories.cache ?? ((c) => new HiRadixCache(c)))(config);
   const model: HiCacheModel = {
-    geometry: g,
-    pageSize: ps,
-    ledger,
-    live: [],
-    touched: new Set(),
-    references: new RowReferences(ps, g.poolPages),
-    nextId: 0,
-    slotContent: new SlotContents((g.poolPages + 1) * ps),
-    extraLocks: [],
-    executed: 0,
+    ...device,
     hostLedger,
     hostSizeExpected,
     copySources: new Map(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LedgerViolation } from '../../ledger/ledger-violation.js';
+import { violationRuleOf } from '../../../test/support/violation-rule.js';
 import type { PrefixGeometry } from './geometry.js';
 import { setupPrefix } from './prefix-model.js';
 import { afterPrefixCommand, verifyPrefixQuiet } from './prefix-model-io.js';
@@ -53,14 +53,7 @@ describe('prefix-cache:model', () => {
       const { model: m, real: r } = setupPrefix(g);
       for (const c of [admit({ prefix: 0, shared: 0, own: 9, extraKey: null }), prefill(0, 9), admit({ prefix: 1, shared: 0, own: 5, extraKey: null })]) void c.run(m, r);
       corrupt(m, r);
-      try {
-        if (check === 'command') afterPrefixCommand(m, r, 'corrupt');
-        else verifyPrefixQuiet(m, r, 'corrupt', true);
-      } catch (e) {
-        if (e instanceof LedgerViolation) return e.rule;
-        throw e;
-      }
-      return 'none';
+      return violationRuleOf(() => (check === 'command' ? afterPrefixCommand(m, r, 'corrupt') : verifyPrefixQuiet(m, r, 'corrupt', true)));
     };
     const firstRow = (r: ReturnType<typeof setupPrefix>['real']): Int32Array => r.reqToToken.row(0);
     // Request #0's first page given back by a command that touched no request: caught at once.

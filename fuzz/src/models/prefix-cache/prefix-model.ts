@@ -15,30 +15,34 @@ import { SlotContents } from './slot-contents.js';
 /** The reference cache: the only one whose own tree check runs (a planted bug must be caught without it). */
 export const referenceCache: CacheFactory = (config) => new RadixCache(config);
 
-/** A run's model and real side: the cache under test over a recording allocator, and an empty ledger. */
-export function setupPrefix(g: PrefixGeometry, factory: CacheFactory = referenceCache): { model: PrefixModel; real: PrefixReal } {
+/** A run's empty model: no request live, an empty ledger that journals what it is given back. */
+export function newPrefixModel<G extends PrefixGeometry>(g: G): PrefixModel & { readonly geometry: G } {
   const ps = prefixPageSizeOf(g);
   const ledger = new PageLedger(ps, g.poolPages);
   ledger.journalReleases();
+  return {
+    geometry: g,
+    pageSize: ps,
+    ledger,
+    live: [],
+    touched: new Set(),
+    references: new RowReferences(ps, g.poolPages),
+    nextId: 0,
+    slotContent: new SlotContents((g.poolPages + 1) * ps),
+    extraLocks: [],
+    executed: 0,
+  };
+}
+
+/** A run's model and real side: the cache under test over a recording allocator, and an empty ledger. */
+export function setupPrefix(g: PrefixGeometry, factory: CacheFactory = referenceCache): { model: PrefixModel; real: PrefixReal } {
+  const model = newPrefixModel(g);
+  const ps = model.pageSize;
   const allocator = createAllocator({ sizeTokens: g.poolPages * ps, kernelPageSize: g.kernelPageSize, dcpSize: g.dcpSize, needSort: g.needSort, checks: g.checks });
-  const recorder = new RecordingAllocator(allocator, ledger);
+  const recorder = new RecordingAllocator(allocator, model.ledger);
   const reqToToken = new ReqToTokenPool(g.rowCount, kRowPagesMax * ps);
   const cache = factory({ allocator: recorder, reqToToken, kernelPageSize: g.kernelPageSize, evictionPolicy: g.evictionPolicy, finishPath: g.finishPath });
-  return {
-    model: {
-      geometry: g,
-      pageSize: ps,
-      ledger,
-      live: [],
-      touched: new Set(),
-      references: new RowReferences(ps, g.poolPages),
-      nextId: 0,
-      slotContent: new SlotContents((g.poolPages + 1) * ps),
-      extraLocks: [],
-      executed: 0,
-    },
-    real: { cache, recorder, allocator, reqToToken, selfCheck: factory === referenceCache },
-  };
+  return { model, real: { cache, recorder, allocator, reqToToken, selfCheck: factory === referenceCache } };
 }
 
 /**
