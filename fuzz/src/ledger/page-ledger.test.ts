@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { violationRuleOf } from '../../test/support/violation-rule.js';
 import { kLedgerFree, kLedgerQueued, PageLedger } from './page-ledger.js';
 
-
 describe('fuzz:ledger', () => {
   it('tracks holders and counts free pages', () => {
     const ledger = new PageLedger(4, 5);

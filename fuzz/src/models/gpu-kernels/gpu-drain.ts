@@ -6,9 +6,10 @@ import type { GpuKernelsModel, GpuKernelsReal } from './gpu-model-state.js';
 import { verifyGpuQuiet } from './gpu-model-io.js';
 
 /**
- * The end of every run: the quiet-point checks, then every live request finishes on both sides (through the checked GPU batch
- * free, nothing planted); then every page must be free and given back exactly once per
- * allocation, and one request must take the whole pool — every page once, on both sides alike.
+ * The end of every run: the quiet-point checks, then every live request finishes on both sides
+ * (through the checked GPU batch free, nothing planted); then every page must be free and given
+ * back exactly once per allocation, and one request must take the whole pool — every page once,
+ * on both sides alike.
  */
 export async function drainGpuKernels(m: GpuKernelsModel, r: GpuKernelsReal): Promise<void> {
   const op = 'drain';

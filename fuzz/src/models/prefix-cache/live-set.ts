@@ -4,10 +4,15 @@
  */
 import type { LiveRequest, PrefixModel } from './prefix-model-state.js';
 
-/** The `pick`-th live request (among those `where` accepts), marked as touched by the running command. */
+/** Marks a live request as one the running command works on: the check after it reads its row. */
+export function touch(m: PrefixModel, lr: LiveRequest): void {
+  m.touched.add(lr);
+}
+
+/** The `pick`-th live request (among those `where` accepts), touched by the running command. */
 export function liveAt(m: PrefixModel, pick: number, where?: (lr: LiveRequest) => boolean): LiveRequest | null {
   const lr = pickLive(m, pick, where);
-  if (lr !== null) m.touched.add(lr);
+  if (lr !== null) touch(m, lr);
   return lr;
 }
 
@@ -24,7 +29,7 @@ function pickLive(m: PrefixModel, pick: number, where?: (lr: LiveRequest) => boo
 /** A request joins the live set, touched by the running command. */
 export function addLive(m: PrefixModel, lr: LiveRequest): void {
   m.live.push(lr);
-  m.touched.add(lr);
+  touch(m, lr);
 }
 
 /** Takes a request out of the live set (it finished): its row references nothing any more. */

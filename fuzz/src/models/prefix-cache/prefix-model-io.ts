@@ -2,6 +2,7 @@ import { LedgerViolation } from '../../ledger/ledger-violation.js';
 import type { OpLabel } from '../../ledger/op-label.js';
 import type { LiveRequest, PrefixModel, PrefixReal } from './prefix-model-state.js';
 import { withoutStacks } from '../allocator/model-io.js';
+import { touch } from './live-set.js';
 import { extendHash } from './prompts.js';
 
 /** Appends a token the request computed at the next position (its id and its content hash). */
@@ -99,7 +100,7 @@ export function afterPrefixCommand(m: PrefixModel, r: PrefixReal, op: OpLabel): 
  * for a bug that changes a row no command touched.
  */
 export function verifyPrefixQuiet(m: PrefixModel, r: PrefixReal, op: OpLabel, wholeStructure = false): void {
-  for (const lr of m.live) m.touched.add(lr);
+  for (const lr of m.live) touch(m, lr);
   verifyTouched(m, r, op, wholeStructure);
   if (wholeStructure && r.selfCheck) r.cache.tree.verifyInvariants();
 }

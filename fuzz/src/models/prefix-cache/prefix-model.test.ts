@@ -3,6 +3,7 @@ import { violationRuleOf } from '../../../test/support/violation-rule.js';
 import type { PrefixGeometry } from './geometry.js';
 import { setupPrefix } from './prefix-model.js';
 import { afterPrefixCommand, verifyPrefixQuiet } from './prefix-model-io.js';
+import type { PrefixModel, PrefixReal } from './prefix-model-state.js';
 import { admit, burst, decode, decodePrefixCommands, evict, finish, prefill, releaseTail, specAlloc, swa } from './prefix-program.js';
 import { formatPrefixFailure, runPrefixModel, runPrefixProgram } from './run-prefix-model.js';
 
@@ -49,17 +50,17 @@ describe('prefix-cache:model', () => {
 
   it('checks after a command only what it touched, and still catches a page given back under an untouched row', () => {
     const g: PrefixGeometry = { kernelPageSize: 2, dcpSize: 2, poolPages: 16, rowCount: 4, needSort: false, checks: true, finishPath: 'unified', evictionPolicy: 'lru', groupedFinish: false };
-    const ruleAfter = (corrupt: (m: ReturnType<typeof setupPrefix>['model'], r: ReturnType<typeof setupPrefix>['real']) => void, check: 'command' | 'quiet'): string => {
+    const ruleAfter = (corrupt: (m: PrefixModel, r: PrefixReal) => void, check: 'command' | 'quiet'): string => {
       const { model: m, real: r } = setupPrefix(g);
       for (const c of [admit({ prefix: 0, shared: 0, own: 9, extraKey: null }), prefill(0, 9), admit({ prefix: 1, shared: 0, own: 5, extraKey: null })]) void c.run(m, r);
       corrupt(m, r);
       return violationRuleOf(() => (check === 'command' ? afterPrefixCommand(m, r, 'corrupt') : verifyPrefixQuiet(m, r, 'corrupt', true)));
     };
-    const firstRow = (r: ReturnType<typeof setupPrefix>['real']): Int32Array => r.reqToToken.row(0);
+    const firstRow = (r: PrefixReal): Int32Array => r.reqToToken.row(0);
     // Request #0's first page given back by a command that touched no request: caught at once.
     expect(ruleAfter((_m, r) => r.recorder.free([firstRow(r)[0] as number]), 'command')).toBe('use-after-free');
     // A row rewritten behind the model's back is not what a command touched; the quiet check finds it.
-    const rewrite = (_m: unknown, r: ReturnType<typeof setupPrefix>['real']): void => void firstRow(r).set([firstRow(r)[1] as number], 0);
+    const rewrite = (_m: PrefixModel, r: PrefixReal): void => void firstRow(r).set([firstRow(r)[1] as number], 0);
     expect(ruleAfter(rewrite, 'command')).toBe('none');
     expect(ruleAfter(rewrite, 'quiet')).toBe('row-structure');
   });

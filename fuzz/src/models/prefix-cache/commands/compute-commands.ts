@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { dataIntSchema, dataListSchema, dataTokensSchema } from '../../command-bounds.js';
 import { prefixPageSizeOf, tokensArbitrary } from '../geometry.js';
 import { kPickArbitrary } from '../prefix-commands.js';
-import { inDecode, inPrefill, liveAt } from '../live-set.js';
+import { inDecode, inPrefill, liveAt, touch } from '../live-set.js';
 import { afterPrefixCommand, checkNullIsShort, evictShortfall, writeContent } from '../prefix-model-io.js';
 import type { LiveRequest } from '../prefix-model-state.js';
 import { prefixCommand } from './command.js';
@@ -35,7 +35,7 @@ export const decode = prefixCommand({
     const ps = m.pageSize;
     const decoding = m.live.filter(inDecode);
     const batch = [...new Set(picks.map((p) => decoding[p % decoding.length] as LiveRequest))];
-    for (const lr of batch) m.touched.add(lr);
+    for (const lr of batch) touch(m, lr);
     const needSlot = batch.filter((lr) => lr.committed === lr.allocated);
     let stepped = batch.filter((lr) => lr.committed < lr.allocated);
     if (needSlot.length > 0) {
