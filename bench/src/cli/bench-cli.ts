@@ -20,7 +20,7 @@ import { bundleChildren } from '../harness/child-bundles.js';
 import { kBenchDir, startChild } from '../harness/spawn-child.js';
 import type { ChildPort, ChildStart } from '../harness/child-protocol.js';
 import { kKvBytesPerTokenMax, kKvModelDefault, kKvModels, kvBytesPerToken } from '../host-pool/kv-models.js';
-import { buildReport, formatConfidence, machineContext, parseReport, ReportFormatError, type BenchReport, type KvModelSetting } from '../report/bench-report.js';
+import { buildReport, describeLooks, describeReportLooks, formatConfidence, machineContext, parseReport, ReportFormatError, type BenchReport, type KvModelSetting } from '../report/bench-report.js';
 import { compareReports, type CompareResult } from '../report/compare-reports.js';
 import { formatInterval, formatNs, formatTable } from '../report/format-table.js';
 import { bencherMetricFormat, githubActionBenchmark, sideFilePaths } from '../report/side-files.js';
@@ -51,13 +51,14 @@ const kHelp = `Usage: pnpm bench [--quick] [--json FILE] [--filter QUERY] [optio
 
 Runs every bench as an A/B of its in-line checks: checks-off (the baseline) and checks-on each in
 its own fresh child process per case per round, pinned to one core, taking turns slice by slice.
-Each round gives a ratio of medians (checks-on / checks-off). Verdicts are read at planned looks,
-each with the median's distribution-free interval at the family's 95% shared over the looks:
+Each round gives a ratio (checks-on / checks-off): the median of its slice pairs' ratios. Verdicts
+are read at planned looks, each with the median's distribution-free interval, the family's 95%
+spent over the looks (half at the first, the rest shared by the later ones):
 pass when the interval's upper bound is below 1 + margin, fail when its lower bound is above,
 otherwise inconclusive (also when the rounds are too few for the confidence); an inconclusive case
 runs on to the next look, up to the budget.
-  --quick (pull-request mode): ${kQuickSettings.rounds.roundsMin} rounds, one look at ${formatConfidence(kQuickPlan.confidence)}; about 4 minutes
-  full (the gate):             looks at ${kFullPlan.looks.join(', ')} rounds, each at ${formatConfidence(kFullPlan.confidence)}; about 25–35 minutes
+  --quick (pull-request mode): ${kQuickSettings.rounds.roundsMin} rounds, one look at ${formatConfidence(kQuickPlan.confidences[0] as number)}; about 4 minutes
+  full (the gate):             looks at ${describeLooks(kFullPlan.looks, kFullPlan.confidences)}; about 35–45 minutes
 
 Options:
   --quick             the pull-request mode (above)
@@ -211,7 +212,8 @@ function verdictCell(verdict: string, informational: boolean): string {
 /** The ratio table, the GPU-vs-CPU table, the warnings, and the verdict lines (everything but the summary). */
 export function formatReport(report: BenchReport): string {
   const byName = new Map(report.benches.map((b) => [b.name, b]));
-  const confidence = formatConfidence(report.settings.confidence);
+  // Each case's interval is at the confidence of the look it stopped at: the header names them all.
+  const confidence = describeReportLooks(report);
   const rows = report.ratios.filter((r) => r.metric === undefined).map((r) => {
     const b = byName.get(r.name);
     const nothing = b !== undefined && (b.variants['checks-off'].measuresNothing || b.variants['checks-on'].measuresNothing);
@@ -225,7 +227,7 @@ export function formatReport(report: BenchReport): string {
       nothing ? 'MEASURES NOTHING' : '',
     ];
   });
-  const lines = [formatTable(['bench', 'rounds', 'checks-off (baseline)', 'checks-on', `ratio [${confidence} CI]`, 'verdict', 'flag'], rows)];
+  const lines = [`intervals: ${confidence}`, formatTable(['bench', 'rounds', 'checks-off (baseline)', 'checks-on', 'ratio [CI]', 'verdict', 'flag'], rows)];
   if (report.gpu !== undefined && report.gpu.comparisons.length > 0) {
     const ratioOf = new Map(report.ratios.map((r) => [r.name, r]));
     const gpuRows = report.gpu.comparisons.map((c) => {
@@ -233,7 +235,7 @@ export function formatReport(report: BenchReport): string {
       return [c.name, c.rounds, formatNs(c.variants.cpu.medianNs), formatNs(c.variants.gpu.medianNs), r === undefined ? '—' : formatInterval(r.ratio, r.ciLow, r.ciHigh), c.variants.gpu.measuresNothing ? 'DISPATCH OVERHEAD' : ''];
     });
     lines.push('', `GPU kernel vs CPU reference (informational; ${report.machine.gpu?.note ?? 'unknown adapter'}):`);
-    lines.push(formatTable(['bench', 'rounds', 'cpu (baseline)', 'gpu', `gpu / cpu [${confidence} CI]`, 'flag'], gpuRows));
+    lines.push(formatTable(['bench', 'rounds', 'cpu (baseline)', 'gpu', 'gpu / cpu [CI]', 'flag'], gpuRows));
   }
   const failed = report.ratios.filter((r) => r.verdict === 'fail' && r.informational !== true);
   if (failed.length > 0 && !report.aa) {
@@ -366,10 +368,10 @@ export async function benchMain(argv: readonly string[], io: CliIo, deps: BenchC
   const plan = verdictPlan(options.settings.rounds, options.margin);
   const gpuNote = gpuSelected.length > 0 ? ` and ${gpuSelected.length} GPU benches (after them, in this process)` : '';
   io.err(
-    `${quick ? 'quick' : 'full'} run: ${cases.length} benches in ${files} ${files === 1 ? 'file' : 'files'}${gpuNote}, looks at ${plan.looks.join(', ')} rounds (${formatConfidence(plan.confidence)} each), ` +
+    `${quick ? 'quick' : 'full'} run: ${cases.length} benches in ${files} ${files === 1 ? 'file' : 'files'}${gpuNote}, looks at ${describeLooks(plan.looks, plan.confidences)}, ` +
       `budget ${options.settings.rounds.budgetSeconds}s; host pool copy cycle: ${options.kvModel.name}, ${options.kvModel.kvBytesPerToken} B/token; ${pinning.note}\n`,
   );
-  if (options.settings.rounds.roundsMin < plan.roundsForVerdict) io.err(`note: a verdict at ${formatConfidence(plan.confidence)} needs ${plan.roundsForVerdict} rounds; cases stopped before that stay inconclusive\n`);
+  if (options.settings.rounds.roundsMin < plan.roundsForVerdict) io.err(`note: a verdict at ${formatConfidence(plan.confidences[0] as number)} needs ${plan.roundsForVerdict} rounds; cases stopped before that stay inconclusive\n`);
   let outcome: AbOutcome = { cases: [], roundsRun: 0, elapsedSeconds: 0, stopReason: 'decided', children: 0, retries: 0 };
   let gpuOutcome: GpuOutcome | null = null;
   try {

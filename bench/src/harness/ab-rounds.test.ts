@@ -3,6 +3,7 @@ import { syntheticCase } from '../test-support/synthetic.js';
 import { syntheticChildren } from '../test-support/synthetic-child.js';
 import { kCpuShareMin, kDisturbedRetriesMax, runAbRounds, type AbOptions } from './ab-rounds.js';
 import type { BenchCase } from './bench-files.js';
+import type { CaseStats, ChildPort, ChildStart } from './child-protocol.js';
 import { kQuickSettings, type RunSettings } from './measure-settings.js';
 import type { Pinning } from './pinning.js';
 
@@ -50,10 +51,11 @@ describe('bench:harness,rounds', () => {
   });
 
   it('reads verdicts only at looks: a case decided between looks runs on to the next one', async () => {
-    // Looks at 7, 14, 28. Rounds 1–7 of a:x:1 are noisy around 1.03 (undecided at 7); from then
-    // on they sit at 1.0, enough to pass well before 14 — but it stops at 14, the next look.
+    // Looks at 7, 14, 28. Round 1 of a:x:1 costs 10%, the rest nothing. At 7 rounds the interval
+    // is [min, max] (undecided); from 12 rounds on it drops the extreme round and would pass —
+    // but the case stops at 14, the next look.
     let round = 0;
-    const children = syntheticChildren(() => (round <= 7 ? 1.03 : 1.0), 7);
+    const children = syntheticChildren(() => (round <= 1 ? 1.1 : 1.0), 7);
     const outcome = await runAbRounds([inFile('a/x.bench.ts', 'a:x:1')], {
       ...options(children.start),
       settings: { ...settings, rounds: { roundsMin: 7, roundsMax: 28, budgetSeconds: 1_000 } },
@@ -61,6 +63,27 @@ describe('bench:harness,rounds', () => {
     });
     expect(outcome.cases[0]?.rounds).toHaveLength(14);
     expect(outcome.stopReason).toBe('decided');
+  });
+
+  it("a round's ratio is the median of its slice pairs' ratios, not the ratio of the medians", async () => {
+    // The i-th slices of the two children form pair i: ratios 1.5, 1.0, 1.1 (median 1.1), where
+    // the medians of each child's slices (2000 and 2000) would say 1.0.
+    const slicesOf = { 'checks-off': [1000, 2000, 3000], 'checks-on': [1500, 2000, 3300] };
+    const start = (s: ChildStart): Promise<ChildPort> => {
+      let i = 0;
+      const at = (ns: number): CaseStats => ({ p50Ns: ns, p25Ns: ns, p75Ns: ns, minNs: ns, avgNs: ns, samples: 12, calls: 12, cpuShare: 1 });
+      return Promise.resolve({
+        checks: s.variant === 'checks-on',
+        empty: at(0.2),
+        setup: () => Promise.resolve({ ms: 1, calls: 16, optimized: true }),
+        measure: () => Promise.resolve(at(slicesOf[s.variant][i++ % 3] as number)),
+        close: () => Promise.resolve(),
+      });
+    };
+    const outcome = await runAbRounds([inFile('a/x.bench.ts', 'a:x:1')], options(start));
+    const first = outcome.cases[0]?.rounds[0];
+    expect(first?.ratio).toBeCloseTo(1.1, 12);
+    expect([first?.offNs, first?.onNs]).toEqual([2000, 2000]);
   });
 
   it('a 10% cost fails at the first look, measured as the median of the slices', async () => {

@@ -4,9 +4,9 @@
  * alone (so a case's JIT state is its own, and a `--filter` run measures it as the full run does).
  * Both children build and warm it up, then they take turns timing it, slice after slice, in a
  * random order per slice pair — while one measures, the other waits idle on its stdin. Both
- * variants thus sample the same stretches of a noisy machine, and the round's ratio (checks-on
- * median / checks-off median) cancels that noise; the rounds' distribution-free interval then
- * gives the verdict. Verdicts are read at the plan's looks only (`roundsMin`, then doubling, then
+ * variants thus sample the same stretches of a noisy machine, and the round's ratio (the median
+ * over its slice pairs of checks-on / checks-off) cancels that noise; the rounds'
+ * distribution-free interval then gives the verdict. Verdicts are read at the plan's looks only (`roundsMin`, then doubling, then
  * `roundsMax`): a case decided at a look stops, the rest run on to the next look or the time
  * budget, so the budget goes to the cases still undecided.
  */
@@ -33,12 +33,12 @@ export interface RoundSample {
   readonly round: number;
   /** Which variant's child started (and set up) first in this round. */
   readonly first: VariantId;
-  /** Median over the round's slices of each slice's median. */
+  /** Median over the round's slices of each slice's median (ns per call). */
   readonly offNs: number;
   readonly onNs: number;
   readonly offEmptyNs: number;
   readonly onEmptyNs: number;
-  /** `onNs / offNs`. */
+  /** The median over the round's slice pairs of checks-on's slice median / checks-off's. */
   readonly ratio: number;
   /** The lowest CPU share of any kept slice (see {@link kCpuShareMin}). */
   readonly cpuShareMin: number;
@@ -177,6 +177,9 @@ export async function runAbRounds(cases: readonly BenchCase[], options: AbOption
       const on = slices.get('checks-on') as CaseStats[];
       const offNs = median(off.map((x) => x.p50Ns));
       const onNs = median(on.map((x) => x.p50Ns));
+      // The two slices of a pair ran back to back, so their ratio cancels the machine's drift
+      // across the round, which the ratio of the two medians (slices of different moments) keeps.
+      const ratio = median(on.map((x, i) => x.p50Ns / (off[i] as CaseStats).p50Ns));
       record.rounds.push({
         round,
         first: order[0] as VariantId,
@@ -184,7 +187,7 @@ export async function runAbRounds(cases: readonly BenchCase[], options: AbOption
         onNs,
         offEmptyNs: port('checks-off').empty.p50Ns,
         onEmptyNs: port('checks-on').empty.p50Ns,
-        ratio: onNs / offNs,
+        ratio,
         cpuShareMin: Math.min(...off.map((x) => x.cpuShare), ...on.map((x) => x.cpuShare)),
         offWarmup: warmups.get('checks-off') as WarmupStats,
         onWarmup: warmups.get('checks-on') as WarmupStats,

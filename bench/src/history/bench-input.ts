@@ -17,9 +17,11 @@ export const kIsolations = ['case', 'file'] as const;
 export const kLayouts = ['bundle', 'modules'] as const;
 /** How a run's intervals may have been made; a report without the field used a bootstrap. */
 export const kIntervals = ['order-statistic'] as const;
+/** How a run may have made a round's ratio; a report without the field took the ratio of the two medians. */
+export const kRoundRatios = ['slice-pairs'] as const;
 
 /** The record fields a bench report supplies. */
-export type BenchPart = Pick<HistoryRecord, 'benchCreatedAt' | 'mode' | 'filter' | 'isolation' | 'layout' | 'interval' | 'margin' | 'confidence' | 'machine' | 'ratios'>;
+export type BenchPart = Pick<HistoryRecord, 'benchCreatedAt' | 'mode' | 'filter' | 'isolation' | 'layout' | 'interval' | 'roundRatio' | 'margin' | 'confidence' | 'machine' | 'ratios'>;
 
 /** Reads one ratio entry: positive numbers with `ciLow ≤ ratio ≤ ciHigh`, and `metric` / `informational` when present. */
 export function readRatio(f: JsonFields, value: unknown, path: string): HistoryRatio {
@@ -80,6 +82,7 @@ export function benchPart(input: InputDocument): BenchPart {
     // Recorded only when the report says: before the setting, children ran the bundle or tsx.
     ...(settings['layout'] === undefined ? {} : { layout: f.oneOf(settings['layout'], 'settings.layout', kLayouts) }),
     ...(settings['interval'] === undefined ? {} : { interval: f.oneOf(settings['interval'], 'settings.interval', kIntervals) }),
+    ...(settings['roundRatio'] === undefined ? {} : { roundRatio: f.oneOf(settings['roundRatio'], 'settings.roundRatio', kRoundRatios) }),
     margin: f.number(settings['margin'], 'settings.margin', 'non-negative'),
     confidence: f.number(settings['confidence'], 'settings.confidence', 'positive'),
     machine: readMachine(f, d['machine']),

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { kIntervals, kIsolations, kLayouts, readRatios } from './bench-input.js';
+import { kIntervals, kIsolations, kLayouts, kRoundRatios, readRatios } from './bench-input.js';
 import { fuzzRun, readFuzzTarget } from './fuzz-input.js';
 import type { JsonFields } from './json-fields.js';
 import { readMutants } from './kill-table-input.js';
@@ -62,6 +62,7 @@ export function parseHistoryRecord(f: JsonFields, doc: unknown): HistoryRecord {
     ...(d['isolation'] === undefined ? {} : { isolation: f.oneOf(d['isolation'], 'isolation', kIsolations) }),
     ...(d['layout'] === undefined ? {} : { layout: f.oneOf(d['layout'], 'layout', kLayouts) }),
     ...(d['interval'] === undefined ? {} : { interval: f.oneOf(d['interval'], 'interval', kIntervals) }),
+    ...(d['roundRatio'] === undefined ? {} : { roundRatio: f.oneOf(d['roundRatio'], 'roundRatio', kRoundRatios) }),
     margin: f.number(d['margin'], 'margin', 'non-negative'),
     confidence: f.number(d['confidence'], 'confidence', 'positive'),
     machine: {

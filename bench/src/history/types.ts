@@ -122,9 +122,15 @@ export interface HistoryRecord {
    * were a percentile bootstrap; intervals may widen at the change.
    */
   readonly interval?: 'order-statistic';
+  /**
+   * How the run made a round's ratio (bench/1 `settings.roundRatio`): `slice-pairs`, the median of
+   * the round's slice pairs' ratios. Absent for runs that took the ratio of the two variants'
+   * medians; a round's ratio is less noisy after the change.
+   */
+  readonly roundRatio?: 'slice-pairs';
   /** Non-inferiority margin of the verdicts (0.03: a ratio's CI must stay below 1.03). */
   readonly margin: number;
-  /** Two-sided confidence of each interval (with looks: the family's 95% shared over them). */
+  /** Two-sided confidence of the first look's interval (later looks' are higher: the family's 95% is spent over them). */
   readonly confidence: number;
   readonly machine: HistoryMachine;
   readonly ratios: readonly HistoryRatio[];

@@ -186,10 +186,14 @@ export interface BenchReport {
   readonly filter: string | null;
   readonly settings: {
     readonly margin: number;
-    /** Two-sided confidence of each look's interval (the family's 95% shared over `looks`). */
+    /** Two-sided confidence of the first look's interval (`lookConfidences` has each look's). */
     readonly confidence: number;
     /** Rounds at which verdicts were read. Absent in reports before order-statistic intervals. */
     readonly looks?: readonly number[];
+    /** Two-sided confidence of each look's interval, in the order of `looks`: the family's 95% spent over them. Absent in reports before 2026-12-05's third look, whose looks shared it equally. */
+    readonly lookConfidences?: readonly number[];
+    /** A round's ratio: `slice-pairs`, the median of its slice pairs' ratios. Absent in earlier reports: the ratio of the two variants' medians over the round's slices. */
+    readonly roundRatio?: 'slice-pairs';
     /** How intervals are made: `order-statistic` (the median's distribution-free interval). Absent in earlier reports, whose intervals were a percentile bootstrap. */
     readonly interval?: 'order-statistic';
     /** Seeds the schedule. */
@@ -359,7 +363,7 @@ export function buildReport(input: ReportInput): BenchReport {
   if (!input.machine.taskset.used) warnings.push(input.machine.taskset.note);
   if (input.aa) warnings.push('A/A calibration: both variants ran with checks off, so every ratio measures the harness, not the checks');
   const unsupported = ratios.filter((r) => r.rounds < plan.roundsForVerdict).length;
-  if (unsupported > 0) warnings.push(`${unsupported} ${unsupported === 1 ? 'case has' : 'cases have'} fewer than the ${plan.roundsForVerdict} rounds a verdict at ${formatConfidence(plan.confidence)} needs: inconclusive`);
+  if (unsupported > 0) warnings.push(`${unsupported} ${unsupported === 1 ? 'case has' : 'cases have'} fewer than the ${plan.roundsForVerdict} rounds a verdict at ${formatConfidence(plan.confidences[0] as number)} needs: inconclusive`);
   return {
     kvfuzz: kBenchSchema,
     createdAt: input.createdAt.toISOString(),
@@ -368,8 +372,10 @@ export function buildReport(input: ReportInput): BenchReport {
     filter: input.filter,
     settings: {
       margin,
-      confidence: plan.confidence,
+      confidence: plan.confidences[0] as number,
       looks: plan.looks,
+      lookConfidences: plan.confidences,
+      roundRatio: 'slice-pairs',
       interval: 'order-statistic',
       seed,
       center: 'median',
@@ -400,10 +406,22 @@ export function buildReport(input: ReportInput): BenchReport {
   };
 }
 
-/** A confidence as the tables print it: `95%`, `98.3%`. */
+/** A confidence as the tables print it: `95%`, `97.5%`, `98.75%`. */
 export function formatConfidence(confidence: number): string {
-  const pct = confidence * 100;
-  return `${Number.isInteger(Math.round(pct * 10) / 10) ? pct.toFixed(0) : pct.toFixed(1)}%`;
+  const pct = Math.round(confidence * 10_000) / 100;
+  return `${pct}%`;
+}
+
+/** A report's looks and their confidences for a line of text; one confidence when it has no looks. */
+export function describeReportLooks(report: BenchReport): string {
+  const { looks, lookConfidences, confidence } = report.settings;
+  if (looks === undefined) return `${formatConfidence(confidence)} CI`;
+  return describeLooks(looks, lookConfidences ?? looks.map(() => confidence));
+}
+
+/** A plan's looks for a line of text: `10 rounds at 97.5%, 20 at 98.75%, 40 at 98.75%`. */
+export function describeLooks(looks: readonly number[], confidences: readonly number[]): string {
+  return looks.map((look, i) => `${look}${i === 0 ? ' rounds' : ''} at ${formatConfidence(confidences[i] as number)}`).join(', ');
 }
 
 /** A report file that is not a readable `bench/1` document. */

@@ -45,6 +45,8 @@ export interface ChartCommit {
   readonly layout: 'bundle' | 'modules' | null;
   /** How its intervals were made (`bootstrap` for records from before order statistics). */
   readonly interval: 'bootstrap' | 'order-statistic';
+  /** How its rounds' ratios were made (`medians` for records from before slice pairs). */
+  readonly roundRatio: 'medians' | 'slice-pairs';
 }
 
 /** One chart: a metric's value per commit (null where that run did not measure it). */
@@ -110,7 +112,7 @@ export function recordKind(r: Pick<HistoryRecord, 'mode' | 'commit'>): RecordKin
   return r.commit.dirty ? 'dirty' : r.mode;
 }
 
-/** Where the isolation, the layout or the interval changes between neighbouring commits. */
+/** Where the isolation, the layout, the interval or the round ratio changes between neighbouring commits. */
 function methodSteps(commits: readonly ChartCommit[]): MethodStep[] {
   const steps: MethodStep[] = [];
   for (let i = 1; i < commits.length; i++) {
@@ -119,6 +121,7 @@ function methodSteps(commits: readonly ChartCommit[]): MethodStep[] {
     if (now.isolation !== before.isolation) changes.push(`a child pair per ${now.isolation}`);
     if ((now.layout ?? 'bundle') !== (before.layout ?? 'bundle')) changes.push(`layout ${now.layout ?? 'bundle'}`);
     if (now.interval !== before.interval) changes.push(`${now.interval} intervals`);
+    if (now.roundRatio !== before.roundRatio) changes.push(`round ratios from ${now.roundRatio}`);
     if (changes.length > 0) steps.push({ index: i, label: changes.join(', ') });
   }
   return steps;
@@ -200,6 +203,7 @@ export function historyCharts(history: readonly HistoryRecord[]): HistoryChartDa
     isolation: r.isolation ?? 'file',
     layout: r.layout ?? null,
     interval: r.interval ?? 'bootstrap',
+    roundRatio: r.roundRatio ?? 'medians',
   }));
   const kinds = commits.map((c) => c.kind);
   const charts: ChartSpec[] = [];

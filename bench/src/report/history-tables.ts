@@ -98,7 +98,7 @@ export function summaryTable(history: readonly HistoryRecord[]): SummaryTable {
       ];
     });
   const verdicts = table(
-    `Verdict per case at ${recordLabel(record)}: checks-on / checks-off, ${formatConfidence(record.confidence)} CI, margin ${record.margin}${before === null ? '' : `; previous: the full run at ${recordLabel(before)}`}`,
+    `Verdict per case at ${recordLabel(record)}: checks-on / checks-off, CI at ${formatConfidence(record.confidence)} (the first look's), margin ${record.margin}${before === null ? '' : `; previous: the full run at ${recordLabel(before)}`}`,
     ['bench', 'gate', 'ratio [CI]', 'verdict', 'previous full run', 'change'],
     rows,
   );

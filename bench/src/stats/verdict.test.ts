@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { kFullSettings } from '../harness/measure-settings.js';
 import { noisy } from '../test-support/synthetic.js';
-import { enoughRounds, judgeRatios, kConfidence, kMarginDefault, lookRounds, nonInferiorityVerdict, verdictPlan } from './verdict.js';
+import { medianIntervalRank } from './median-interval.js';
+import { confidenceAt, enoughRounds, judgeRatios, kConfidence, kMarginDefault, lookConfidences, lookRounds, nonInferiorityVerdict, verdictPlan } from './verdict.js';
 
 const at = (ciLow: number, ciHigh: number) => ({ ratio: (ciLow + ciHigh) / 2, ciLow, ciHigh });
 const limit = 1 + kMarginDefault;
@@ -40,10 +41,32 @@ describe('bench:stats,verdict', () => {
     expect(lookRounds(6, 9)).toEqual([6, 9]);
     expect(lookRounds(5, 30)).toEqual([5, 10, 20, 30]);
     expect(() => lookRounds(9, 3)).toThrow(RangeError);
-    expect(full.looks).toEqual([10, 20]);
-    expect(full.confidence).toBeCloseTo(1 - (1 - kConfidence) / 2, 12);
+    expect(full.looks).toEqual([10, 20, 40]);
     expect(full.roundsForVerdict).toBe(7);
-    expect(verdictPlan({ roundsMin: 9, roundsMax: 9 }, kMarginDefault).confidence).toBe(kConfidence);
+    expect(verdictPlan({ roundsMin: 9, roundsMax: 9 }, kMarginDefault).confidences).toEqual([kConfidence]);
+  });
+
+  it('spends the family error half at the first look, the rest equally over the later ones', () => {
+    const alpha = 1 - kConfidence;
+    expect(lookConfidences(1)).toEqual([kConfidence]);
+    expect(lookConfidences(2).map((c) => 1 - c)).toEqual([alpha / 2, alpha / 2].map((a) => expect.closeTo(a, 12)));
+    const three = lookConfidences(3).map((c) => 1 - c);
+    expect(three).toEqual([alpha / 2, alpha / 4, alpha / 4].map((a) => expect.closeTo(a, 12)));
+    expect(three.reduce((a, b) => a + b, 0)).toBeCloseTo(alpha, 12);
+    expect(full.confidences).toEqual(lookConfidences(3));
+  });
+
+  it("the full run's intervals: [x(2), x(9)] at 10 rounds, [x(5), x(16)] at 20, [x(12), x(29)] at 40", () => {
+    expect(medianIntervalRank(10, confidenceAt(full, 10))).toBe(2);
+    expect(medianIntervalRank(20, confidenceAt(full, 20))).toBe(5);
+    expect(medianIntervalRank(40, confidenceAt(full, 40))).toBe(12);
+  });
+
+  it('a reading between looks is held to the next look; past the last, to the last', () => {
+    expect(confidenceAt(full, 7)).toBe(full.confidences[0]);
+    expect(confidenceAt(full, 14)).toBe(full.confidences[1]);
+    expect(confidenceAt(full, 27)).toBe(full.confidences[2]);
+    expect(confidenceAt(full, 41)).toBe(full.confidences[2]);
   });
 
   it('at the full run first look (10 rounds), one disturbed round neither decides nor blocks a verdict', () => {

@@ -4,9 +4,11 @@
  * otherwise the run says nothing (inconclusive).
  *
  * A run reads its verdicts at planned looks only (the first at `roundsMin`, then at twice as many
- * rounds, up to `roundsMax`), and the family's 95% is shared over the looks: with L looks, each
- * interval is at `1 − 0.05 / L` (Bonferroni). A case that stops at the first look that decides it
- * thus has at most a 5% chance, over all its looks, of a verdict its rounds do not support.
+ * rounds, up to `roundsMax`), and the family's 5% error is spent over the looks (Bonferroni): the
+ * first look spends half of it, the later looks share the other half equally. A case that stops at
+ * the first look that decides it thus has at most a 5% chance, over all its looks, of a verdict
+ * its rounds do not support. The first look gets the larger share because most cases stop there,
+ * and at 10 rounds a smaller share would leave only `[min, max]` as the interval.
  *
  * @packageDocumentation
  */
@@ -27,9 +29,9 @@ export interface VerdictPlan {
   readonly margin: number;
   /** The rounds at which the schedule reads verdicts, ascending. */
   readonly looks: readonly number[];
-  /** Two-sided confidence of each look's interval: {@link kConfidence} shared over the looks. */
-  readonly confidence: number;
-  /** Fewest rounds whose interval can reach that confidence; a case with fewer is inconclusive. */
+  /** Two-sided confidence of each look's interval, in the order of `looks` (see {@link lookConfidences}). */
+  readonly confidences: readonly number[];
+  /** Fewest rounds whose interval can reach the first look's confidence; a case with fewer is inconclusive. */
   readonly roundsForVerdict: number;
 }
 
@@ -50,6 +52,26 @@ export function lookRounds(roundsMin: number, roundsMax: number): number[] {
 }
 
 /**
+ * The confidence of each of `looks` looks: {@link kConfidence}'s error, half at the first look and
+ * the rest shared equally by the later ones (one look: all of it; two: half each).
+ */
+export function lookConfidences(looks: number): number[] {
+  const alpha = 1 - kConfidence;
+  if (looks === 1) return [kConfidence];
+  return Array.from({ length: looks }, (_, i) => 1 - (i === 0 ? alpha / 2 : alpha / 2 / (looks - 1)));
+}
+
+/**
+ * The confidence a reading at `rounds` rounds is held to: that of the first look at or after it.
+ * A case read between looks (the budget ended its rounds) takes the place of the look it did not
+ * reach, so the family's error stays within 5%.
+ */
+export function confidenceAt(plan: VerdictPlan, rounds: number): number {
+  const i = plan.looks.findIndex((look) => rounds <= look);
+  return plan.confidences[i === -1 ? plan.looks.length - 1 : i] as number;
+}
+
+/**
  * The verdict plan of a schedule.
  *
  * @throws RangeError for a margin outside `[0, 1)` or rounds that {@link lookRounds} refuses.
@@ -57,8 +79,8 @@ export function lookRounds(roundsMin: number, roundsMax: number): number[] {
 export function verdictPlan(rounds: { readonly roundsMin: number; readonly roundsMax: number }, margin: number): VerdictPlan {
   if (!(margin >= 0 && margin < 1)) throw new RangeError(`margin ${margin} is not in [0, 1)`);
   const looks = lookRounds(rounds.roundsMin, rounds.roundsMax);
-  const confidence = 1 - (1 - kConfidence) / looks.length;
-  return { margin, looks, confidence, roundsForVerdict: valuesForConfidence(confidence) };
+  const confidences = lookConfidences(looks.length);
+  return { margin, looks, confidences, roundsForVerdict: valuesForConfidence(confidences[0] as number) };
 }
 
 /**
@@ -83,13 +105,13 @@ export interface RatioJudgement extends RatioInterval {
 }
 
 /**
- * The median of per-round ratios, its distribution-free interval at the plan's confidence, and the
- * verdict against the plan's margin.
+ * The median of per-round ratios, its distribution-free interval at the confidence of the look
+ * the rounds reached ({@link confidenceAt}), and the verdict against the plan's margin.
  *
- * @param ratios - one ratio per round (checks-on median / checks-off median).
+ * @param ratios - one ratio per round (ab-rounds.ts: the median of its slice pairs' ratios).
  */
 export function judgeRatios(ratios: readonly number[], plan: VerdictPlan): RatioJudgement {
-  const interval = medianInterval(ratios, plan.confidence);
+  const interval = medianInterval(ratios, confidenceAt(plan, ratios.length));
   return { ratio: interval.ratio, ciLow: interval.ciLow, ciHigh: interval.ciHigh, verdict: nonInferiorityVerdict(interval, plan.margin, interval.supported), rounds: ratios.length };
 }
 
