@@ -3,7 +3,7 @@
  * process; every case is set up once (untimed) and warmed up. A round visits the cases in a
  * shuffled order; for each, both variants' empty references are timed, then the two variants take
  * turns, slice after slice, in a random order per slice pair, so both sample the same stretches of
- * a noisy machine; the round's ratio is `median(compared) / median(baseline)` over its slices.
+ * a noisy machine; the round's ratio is the median of its slice pairs' ratios (`slicePairRatio`).
  *
  * A GPU slice is one submission of `reps` repetitions (see `GpuTimer`): the median repetition's
  * GPU time with timestamp queries, otherwise the submission's wall time over `reps`. `reps` is
@@ -17,7 +17,7 @@ import { acquireDevice, PreparedKernels, type GpuAdapterFacts, type GpuContext }
 import { measure } from 'mitata';
 import type { StopReason } from '../harness/ab-rounds.js';
 import { kBatchSamples, kBatchThresholdNs, kSamplesMax, kSamplesMin, type RunSettings } from '../harness/measure-settings.js';
-import { median } from '../stats/robust-center.js';
+import { median, slicePairRatio } from '../stats/robust-center.js';
 import { seededRandom, shuffleInPlace } from '../stats/seeded-random.js';
 import { judgeRatios, verdictPlan } from '../stats/verdict.js';
 import { createEmptyRep } from './empty-pass.js';
@@ -216,7 +216,7 @@ export async function runGpuRounds(cases: readonly GpuCase[], options: GpuRunOpt
           comparedNs,
           baselineEmptyNs: emptyNs.baseline,
           comparedEmptyNs: emptyNs.compared,
-          ratio: comparedNs / baselineNs,
+          ratio: slicePairRatio(times.compared, times.baseline),
           cpuShareMin,
         });
       }

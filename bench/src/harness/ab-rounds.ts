@@ -10,7 +10,7 @@
  * `roundsMax`): a case decided at a look stops, the rest run on to the next look or the time
  * budget, so the budget goes to the cases still undecided.
  */
-import { median } from '../stats/robust-center.js';
+import { median, slicePairRatio } from '../stats/robust-center.js';
 import { seededRandom, shuffleInPlace } from '../stats/seeded-random.js';
 import { judgeRatios, verdictPlan, type RatioJudgement, type VerdictPlan } from '../stats/verdict.js';
 import type { SetupContext, VariantId } from './bench-pair.js';
@@ -177,9 +177,7 @@ export async function runAbRounds(cases: readonly BenchCase[], options: AbOption
       const on = slices.get('checks-on') as CaseStats[];
       const offNs = median(off.map((x) => x.p50Ns));
       const onNs = median(on.map((x) => x.p50Ns));
-      // The two slices of a pair ran back to back, so their ratio cancels the machine's drift
-      // across the round, which the ratio of the two medians (slices of different moments) keeps.
-      const ratio = median(on.map((x, i) => x.p50Ns / (off[i] as CaseStats).p50Ns));
+      const ratio = slicePairRatio(on.map((x) => x.p50Ns), off.map((x) => x.p50Ns));
       record.rounds.push({
         round,
         first: order[0] as VariantId,

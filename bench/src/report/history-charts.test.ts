@@ -51,11 +51,11 @@ describe('bench:report,history-charts', () => {
     expect(data.verdicts).toEqual({ at: [1, 3], pass: [0, 1], fail: [1, 0], inconclusive: [1, 0] });
   });
 
-  it('marks where the way of measuring changed: the isolation, then the layout and the intervals', () => {
-    expect(data.commits.map((c) => `${c.isolation} ${String(c.layout)} ${c.interval}`)).toEqual(['file null bootstrap', 'file null bootstrap', 'case null bootstrap', 'case modules order-statistic']);
+  it('marks where the way of measuring changed: the isolation, then the layout, the intervals and the round ratios', () => {
+    expect(data.commits.map((c) => `${c.isolation} ${String(c.layout)} ${c.interval} ${c.roundRatio}`)).toEqual(['file null bootstrap medians', 'file null bootstrap medians', 'case null bootstrap medians', 'case modules order-statistic slice-pairs']);
     expect(data.steps).toEqual([
       { index: 2, label: 'a child pair per case' },
-      { index: 3, label: 'layout modules, order-statistic intervals' },
+      { index: 3, label: 'layout modules, order-statistic intervals, round ratios from slice-pairs' },
     ]);
   });
 

@@ -25,6 +25,18 @@ export function median(values: readonly number[]): number {
 }
 
 /**
+ * A round's ratio: the median over its slice pairs of `compared[i] / baseline[i]`. The two slices
+ * of a pair ran back to back, so their ratio cancels the machine's drift across the round, which
+ * the ratio of the two medians (slices of different moments) keeps.
+ *
+ * @throws RangeError unless both hold the same, non-zero number of slices.
+ */
+export function slicePairRatio(compared: readonly number[], baseline: readonly number[]): number {
+  if (compared.length !== baseline.length || compared.length === 0) throw new RangeError(`slice pairs need as many slices a side: ${compared.length} and ${baseline.length}`);
+  return median(compared.map((c, i) => c / (baseline[i] as number)));
+}
+
+/**
  * The centre of positive ratios: `exp(median(log r))`.
  *
  * @param ratios - positive, finite values (unitless).
