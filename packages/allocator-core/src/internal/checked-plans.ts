@@ -10,20 +10,21 @@
  * `lastLoc` in a page the caller no longer holds is the ledger's to catch, as are the middle slots
  * of a segment free.
  *
- * The decode loop is `planDecodePow2Into` with the check added, and otherwise the same on
- * purpose: the bench compares the two, so they must do the same work. Misses are OR-ed into one
- * word, and the caller finds the exact request on the slow path (`verifyLastLocs` in `lastloc-checks.ts`).
+ * The decode loop is `planDecodePow2Into` with the check added in each branch, and otherwise the
+ * same on purpose: the bench compares the two, so they must do the same work. Misses are OR-ed into
+ * one word, and the caller finds the exact request on the slow path (`verifyLastLocs` in `lastloc-checks.ts`).
  *
  * @internal
  */
 import type { DecodeBatch } from '../types.js';
 
 /**
- * `planDecodePow2Into` plus the lastLoc page rule: every request ORs `(lastLoc + 1) ^ (seq − 1)`
- * — the continuing request's own slot and the page-start operand — into one word masked at the
- * end, so the check adds an XOR and an OR a request; the low bits agree exactly when
- * `lastLoc + 1 ≡ seq − 1 (mod pageSize)`, which for a request that starts a page is
- * `lastLoc + 1 ≡ 0`. The empty row's stronger rule (seq 1 needs `lastLoc` = −1) is the validation
+ * `planDecodePow2Into` plus the lastLoc page rule: a continuing request ORs `(lastLoc + 1) ^ (seq − 1)`
+ * — its own slot and the page-start operand — into one word masked at the end, so the check adds
+ * an XOR and an OR; the low bits agree exactly when `lastLoc + 1 ≡ seq − 1 (mod pageSize)`. A
+ * request that starts a page has `seq − 1 ≡ 0`, so it ORs `lastLoc + 1` alone. Each branch reads
+ * `lastLoc` itself, as the unchecked loop's continuing branch does: one read hoisted before the
+ * branch ran slower. The empty row's stronger rule (seq 1 needs `lastLoc` = −1) is the validation
  * pass's (`validateDecode`); at page size 1, where it is the only rule, the token allocator plans
  * unchecked.
  *
@@ -36,13 +37,14 @@ export function planDecodeChecked(batch: DecodeBatch, pageSize: number, freePage
   let check = 0;
   for (let i = 0; i < seqLens.length; i++) {
     const seq = seqLens[i] as number;
-    const next = (lastLoc[i] as number) + 1;
     if (((seq - 1) & mask) === 0) {
       out[i] = (freePages[cursor++] as number) * pageSize;
+      check |= (lastLoc[i] as number) + 1;
     } else {
+      const next = (lastLoc[i] as number) + 1;
       out[i] = next;
+      check |= next ^ (seq - 1);
     }
-    check |= next ^ (seq - 1);
   }
   return check & mask;
 }
