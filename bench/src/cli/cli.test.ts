@@ -239,8 +239,8 @@ describe('bench:cli,compare', () => {
     expect(lastLine(io.stdout())).toBe('verdicts: 2 of 2 cases agree');
     const differ = captureIo();
     expect(compareMain(['--verdicts', first, other], differ)).toBe(1);
-    expect(differ.stdout()).toMatch(/pkg:op:b\s+fail\s+inconclusive/);
-    expect(lastLine(differ.stdout())).toBe('verdicts: 1 of 2 cases agree, 1 differ');
+    expect(differ.stdout()).toMatch(/pkg:op:b\s+fail 1\.\d{3} \[1\.\d{3}, 1\.\d{3}\]\s+inconclusive 1\.0\d{2} \[\d\.\d{3}, 1\.\d{3}\]\s+ratio moved/);
+    expect(lastLine(differ.stdout())).toBe('verdicts: 1 of 2 cases agree, 1 differ (1 ratio moved)');
   });
 
   it('exits 2 on bad input', () => {

@@ -3,12 +3,12 @@
  * (see `compareReports`), prints a table and the summary last.
  * Exit 0: no significant regression beyond the margin; 1: at least one; 2: bad input.
  * `--verdicts FIRST SECOND`: whether two runs (of the same code) reached the same verdict for
- * every case; exit 1 when one differs.
+ * every case, and why each that differs does; exit 1 when one differs.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseReport, ReportFormatError, type BenchReport } from '../report/bench-report.js';
-import { compareReports, kCompareMarginDefault, kRoundsForCompareMin, kTimesModes, verdictAgreement, type CompareRow, type TimesMode } from '../report/compare-reports.js';
+import { parseReport, ReportFormatError, type BenchReport, type RatioEntry } from '../report/bench-report.js';
+import { compareReports, kCompareMarginDefault, kRoundsForCompareMin, kTimesModes, kVerdictDifferences, verdictAgreement, type CompareRow, type TimesMode } from '../report/compare-reports.js';
 import { formatInterval, formatNs, formatTable } from '../report/format-table.js';
 import { parseCliArgs } from './cli-args.js';
 import type { CliIo } from './cli-io.js';
@@ -25,7 +25,11 @@ A regression is a change whose whole interval lies above 1 + margin. Information
 host pool's bookkeeping cycle, GPU / CPU) are tested the same way and flagged, never failing.
 
 --verdicts FIRST SECOND: whether two runs reached the same verdict for every case they share
-(run the same code twice to calibrate: every case should agree).
+(run the same code twice to calibrate: every case should agree). Each case that differs says why:
+"ratio moved" (the intervals are apart: the machine or the code changed the ratio), "at the
+margin" (they overlap, and one holds 1 + margin: the same ratio, decided in one run and not in
+the other), "wider spread" (as at the margin, but the interval that holds 1 + margin is more than
+twice as wide: that run was noisier) or "too few rounds".
 
 Options:
   --margin X       how much worse a metric may get, as a fraction (default ${kCompareMarginDefault})
@@ -140,9 +144,12 @@ export function compareMain(argv: readonly string[], io: CliIo): number {
 /** `--verdicts`: the cases whose verdicts differ between two runs. */
 function verdictsMain(first: BenchReport, second: BenchReport, io: CliIo): number {
   const a = verdictAgreement(first, second);
-  if (a.differ.length > 0) io.out(`${formatTable(['bench', 'FIRST', 'SECOND'], a.differ.map((d) => [d.name, d.first, d.second]))}\n\n`);
+  const cell = (r: RatioEntry): string => `${r.verdict} ${formatInterval(r.ratio, r.ciLow, r.ciHigh)}`;
+  if (a.differ.length > 0) io.out(`${formatTable(['bench', 'FIRST', 'SECOND', 'why'], a.differ.map((d) => [d.name, cell(d.first), cell(d.second), d.why]))}\n\n`);
   if (a.unpaired.length > 0) io.out(`in one report only: ${a.unpaired.join(', ')}\n`);
   const total = a.agree + a.differ.length;
-  io.out(`verdicts: ${a.agree} of ${total} ${total === 1 ? 'case agrees' : 'cases agree'}${a.differ.length > 0 ? `, ${a.differ.length} differ` : ''}\n`);
+  const whys = kVerdictDifferences.map((why) => [why, a.differ.filter((d) => d.why === why).length] as const).filter(([, n]) => n > 0);
+  const differ = a.differ.length > 0 ? `, ${a.differ.length} differ (${whys.map(([why, n]) => `${n} ${why}`).join(', ')})` : '';
+  io.out(`verdicts: ${a.agree} of ${total} ${total === 1 ? 'case agrees' : 'cases agree'}${differ}\n`);
   return a.differ.length > 0 ? 1 : 0;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { kSyntheticMachine, noisy, syntheticReport, syntheticRounds } from '../test-support/synthetic.js';
 import type { BenchReport } from './bench-report.js';
-import { classifyChange, compareReports, kCompareMarginDefault, verdictAgreement } from './compare-reports.js';
+import { classifyChange, compareReports, kCompareMarginDefault, verdictAgreement, verdictDifference } from './compare-reports.js';
 
 const base = syntheticReport([{ name: 'pkg:op:a', rounds: syntheticRounds(12, 1.02, 0.01, 1) }]);
 const opts = { margin: kCompareMarginDefault, times: 'auto' as const };
@@ -151,8 +151,25 @@ describe('bench:compare,test', () => {
     ]);
     const agreement = verdictAgreement(a, b);
     expect(agreement.agree).toBe(1);
-    expect(agreement.differ).toEqual([{ name: 'pkg:op:b', first: 'fail', second: 'inconclusive' }]);
+    expect(agreement.differ.map((d) => [d.name, d.first.verdict, d.second.verdict, d.why])).toEqual([['pkg:op:b', 'fail', 'inconclusive', 'ratio moved']]);
     expect(agreement.unpaired).toEqual(['pkg:op:c', 'pkg:op:d']);
+  });
+
+  it('says why two verdicts differ: intervals apart, one holding the margin, or neither', () => {
+    // Apart: the ratio moved (a pass against a fail always is).
+    expect(verdictDifference({ ciLow: 1.0, ciHigh: 1.02 }, { ciLow: 1.031, ciHigh: 1.05 }, 0.03)).toBe('ratio moved');
+    expect(verdictDifference({ ciLow: 1.031, ciHigh: 1.05 }, { ciLow: 1.0, ciHigh: 1.02 }, 0.03)).toBe('ratio moved');
+    // Records 37 and 38 of the full run: extend of 4096 requests at page 64, pass then undecided.
+    expect(verdictDifference({ ciLow: 1.021, ciHigh: 1.029 }, { ciLow: 1.022, ciHigh: 1.031 }, 0.03)).toBe('at the margin');
+    expect(verdictDifference({ ciLow: 1.022, ciHigh: 1.031 }, { ciLow: 1.021, ciHigh: 1.029 }, 0.03)).toBe('at the margin');
+    // Records 36 and 37: the fresh copy cycle at page 1, undecided on a noisier machine, then a pass.
+    expect(verdictDifference({ ciLow: 0.974, ciHigh: 1.048 }, { ciLow: 0.984, ciHigh: 1.01 }, 0.03)).toBe('wider spread');
+    // Twice as wide is still the margin's: the long mix at page 1 (records 36 and 37).
+    expect(verdictDifference({ ciLow: 1.023, ciHigh: 1.027 }, { ciLow: 1.026, ciHigh: 1.033 }, 0.03)).toBe('at the margin');
+    // Overlapping, neither holding 1.03: one run had too few rounds for the verdict the other reached.
+    expect(verdictDifference({ ciLow: 0.99, ciHigh: 1.01 }, { ciLow: 0.98, ciHigh: 1.02 }, 0.03)).toBe('too few rounds');
+    // The margin is the report's.
+    expect(verdictDifference({ ciLow: 1.021, ciHigh: 1.029 }, { ciLow: 1.022, ciHigh: 1.031 }, 0.05)).toBe('too few rounds');
   });
 
   it('classifies intervals against the margin, never calling a sub-margin change slower or faster', () => {

@@ -22,7 +22,7 @@ import { shiftInterval } from '../stats/shift-interval.js';
 import type { RatioInterval } from '../stats/types.js';
 import { kConfidence, type Verdict } from '../stats/verdict.js';
 import type { VariantId } from '../harness/bench-pair.js';
-import type { BenchReport } from './bench-report.js';
+import type { BenchReport, RatioEntry } from './bench-report.js';
 
 /** How much worse a metric may get before it is a regression: 5% (the issue's default). */
 export const kCompareMarginDefault = 0.05;
@@ -187,10 +187,32 @@ export function compareReports(baseline: BenchReport, current: BenchReport, opti
   };
 }
 
+/**
+ * Why two runs' verdicts on a case differ:
+ * - `ratio moved`: the intervals are apart, so the ratio itself changed between the runs (the
+ *   machine, or the code); a pass against a fail always is.
+ * - `at the margin`: the intervals overlap (the runs measured the same ratio) and one holds
+ *   1 + margin with a width like the other's: the ratio sits at the margin, and is decided one way
+ *   or the other from run to run whatever the harness does; a cheaper check settles it.
+ * - `wider spread`: the intervals overlap, and the one that holds 1 + margin is more than twice as
+ *   wide as the other: that run's rounds spread more (a noisier machine or case).
+ * - `too few rounds`: the intervals overlap and neither holds 1 + margin: a run stopped before its
+ *   rounds could support a verdict.
+ */
+export type VerdictDifference = 'ratio moved' | 'at the margin' | 'wider spread' | 'too few rounds';
+export const kVerdictDifferences: readonly VerdictDifference[] = ['ratio moved', 'at the margin', 'wider spread', 'too few rounds'];
+
+export interface VerdictDiffer {
+  readonly name: string;
+  readonly first: RatioEntry;
+  readonly second: RatioEntry;
+  readonly why: VerdictDifference;
+}
+
 /** How two reports' verdicts compare, case by case (two runs of the same code should agree). */
 export interface VerdictAgreement {
   readonly agree: number;
-  readonly differ: readonly { readonly name: string; readonly first: Verdict; readonly second: Verdict }[];
+  readonly differ: readonly VerdictDiffer[];
   /** Cases only one report has. */
   readonly unpaired: readonly string[];
 }
@@ -199,14 +221,23 @@ export interface VerdictAgreement {
 export function verdictAgreement(first: BenchReport, second: BenchReport): VerdictAgreement {
   const secondByName = new Map(second.ratios.map((r) => [r.name, r]));
   const firstNames = new Set(first.ratios.map((r) => r.name));
-  const differ: { name: string; first: Verdict; second: Verdict }[] = [];
+  const differ: VerdictDiffer[] = [];
   let agree = 0;
   for (const r of first.ratios) {
     const other = secondByName.get(r.name);
     if (other === undefined) continue;
     if (other.verdict === r.verdict) agree++;
-    else differ.push({ name: r.name, first: r.verdict, second: other.verdict });
+    else differ.push({ name: r.name, first: r, second: other, why: verdictDifference(r, other, first.settings.margin) });
   }
   const unpaired = [...first.ratios.filter((r) => !secondByName.has(r.name)), ...second.ratios.filter((r) => !firstNames.has(r.name))].map((r) => r.name);
   return { agree, differ, unpaired };
+}
+
+/** See {@link VerdictDifference}. */
+export function verdictDifference(a: Pick<RatioEntry, 'ciLow' | 'ciHigh'>, b: Pick<RatioEntry, 'ciLow' | 'ciHigh'>, margin: number): VerdictDifference {
+  if (a.ciHigh < b.ciLow || b.ciHigh < a.ciLow) return 'ratio moved';
+  const holds = (r: Pick<RatioEntry, 'ciLow' | 'ciHigh'>): boolean => r.ciLow <= 1 + margin && r.ciHigh >= 1 + margin;
+  if (!holds(a) && !holds(b)) return 'too few rounds';
+  const [held, other] = holds(a) ? [a, b] : [b, a];
+  return held.ciHigh - held.ciLow > 2 * (other.ciHigh - other.ciLow) ? 'wider spread' : 'at the margin';
 }
