@@ -16,5 +16,6 @@ export default defineConfig({
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },
     testTimeout: 60_000,
+    globalSetup: ['../ci/vitest-run-tmpdir.mjs'],
   },
 });

@@ -6,9 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from './support/run-cli.js';
 
 const kTemplatesDir = fileURLToPath(new URL('../../ci/templates/', import.meta.url));
+/** Where the template commands' output files go (CI writes them to its workspace). */
+const kOutDir = mkdtempSync(join(tmpdir(), 'kvfuzz-template-'));
 
 /** Every `pnpm fuzz …` line of the templates, with CI expressions filled in and a 1 s budget. */
-function fuzzCommands(): { file: string; args: string[] }[] {
+function fuzzCommands(): { file: string; line: string; args: string[] }[] {
   return readdirSync(kTemplatesDir)
     .filter((f) => f.endsWith('.yml'))
     .flatMap((file) =>
@@ -16,16 +18,14 @@ function fuzzCommands(): { file: string; args: string[] }[] {
         .split('\n')
         .map((line) => /run: pnpm fuzz (.*)$/.exec(line.trim())?.[1])
         .filter((rest): rest is string => rest !== undefined)
-        .map((rest) => ({
-          file,
-          args: rest
+        .map((rest) => {
+          const line = rest
             .replace(/\$\{\{ github\.run_id \}\}/g, '12345')
             .replace(/\$\{\{ matrix\.shard \}\}/g, '1')
             .replace(/--time \d+/, '--time 1')
-            .replace(/--kill-table/, '--kill-table --target allocator --time-per-mutant 10')
-            .split(/\s+/)
-            .map((a) => (a.endsWith('.json') || a.endsWith('.xml') ? `/tmp/kvfuzz-template-${process.pid}-${a}` : a)),
-        })),
+            .replace(/--kill-table/, '--kill-table --target allocator --time-per-mutant 10');
+          return { file, line, args: line.split(/\s+/).map((a) => (a.endsWith('.json') || a.endsWith('.xml') ? join(kOutDir, a) : a)) };
+        }),
     );
 }
 
@@ -60,7 +60,7 @@ describe('fuzz:ci-templates', () => {
     expect(merged.stdout).toMatch(/^seed 12345, 4 of 4 shards: 0 failed$/m);
   });
 
-  it.each(commands.map((c) => [c.file, c.args.join(' '), c.args] as const))('%s: pnpm fuzz %s is accepted and runs clean', (_file, _line, args) => {
+  it.each(commands.map((c) => [c.file, c.line, c.args] as const))('%s: pnpm fuzz %s is accepted and runs clean', (_file, _line, args) => {
     const r = runCli('fuzz.ts', args);
     expect(r.status, r.stdout + r.stderr).toBe(0);
   });
