@@ -223,6 +223,18 @@ describe('bench:cli,compare', () => {
     expect(lastLine(io.stdout())).toMatch(/^compare: 1 bench, 3 metrics at margin 5% — 2 regressions, /);
   });
 
+  it('--json writes the compare as bench-compare/1, rows and regressions as printed', () => {
+    const cur = write('cur.json', syntheticReport([{ name: 'pkg:op:a', rounds: syntheticRounds(12, 1.02 * 1.1, 0.01, 2) }]));
+    const json = join(tmp('out'), 'nested', 'compare.json');
+    expect(compareMain([base, cur, '--json', json], captureIo())).toBe(1);
+    const doc = JSON.parse(readFileSync(json, 'utf8')) as { kvfuzz: string; margin: number; rows: { name: string; metric: string; status: string }[]; regressions: string[]; status: number };
+    expect(doc.kvfuzz).toBe('bench-compare/1');
+    expect(doc.margin).toBe(0.05);
+    expect(doc.rows.find((r) => r.metric === 'checks ratio')).toMatchObject({ name: 'pkg:op:a', status: 'regression' });
+    expect(doc.regressions).toContain('pkg:op:a (checks ratio)');
+    expect(doc.status).toBe(1);
+  });
+
   it('exits 0 on a 1% change', () => {
     const cur = write('cur.json', syntheticReport([{ name: 'pkg:op:a', rounds: syntheticRounds(12, 1.02 * 1.01, 0.01, 3) }]));
     const io = captureIo();
@@ -241,6 +253,12 @@ describe('bench:cli,compare', () => {
     expect(compareMain(['--verdicts', first, other], differ)).toBe(1);
     expect(differ.stdout()).toMatch(/pkg:op:b\s+fail 1\.\d{3} \[1\.\d{3}, 1\.\d{3}\]\s+inconclusive 1\.0\d{2} \[\d\.\d{3}, 1\.\d{3}\]\s+ratio moved/);
     expect(lastLine(differ.stdout())).toBe('verdicts: 1 of 2 cases agree, 1 differ (1 ratio moved)');
+    const json = tmp('verdicts.json');
+    expect(compareMain(['--verdicts', first, other, '--json', json], captureIo())).toBe(1);
+    const doc = JSON.parse(readFileSync(json, 'utf8')) as { kvfuzz: string; agree: number; differ: { name: string; why: string; first: { verdict: string }; second: { verdict: string; ciHigh: number } }[]; status: number };
+    expect(doc).toMatchObject({ kvfuzz: 'bench-verdicts/1', agree: 1, status: 1 });
+    expect(doc.differ).toHaveLength(1);
+    expect(doc.differ[0]).toMatchObject({ name: 'pkg:op:b', why: 'ratio moved', first: { verdict: 'fail' }, second: { verdict: 'inconclusive' } });
   });
 
   it('exits 2 on bad input', () => {
@@ -251,6 +269,7 @@ describe('bench:cli,compare', () => {
       [[base, write('other.json', { kvfuzz: 'fuzz-campaign/1' })], /kvfuzz is "fuzz-campaign\/1"/],
       [[base, base, '--margin', 'x'], /--margin x/],
       [[base, base, '--times', 'never'], /--times never/],
+      [[base, base, '--json', ''], /--json needs a file name/],
     ];
     for (const [argv, message] of cases) {
       const io = captureIo();

@@ -12,6 +12,7 @@ import { compareReports, kCompareMarginDefault, kRoundsForCompareMin, kTimesMode
 import { formatInterval, formatNs, formatTable } from '../report/format-table.js';
 import { parseCliArgs } from './cli-args.js';
 import type { CliIo } from './cli-io.js';
+import { writeJsonFile } from './json-file.js';
 import { UsageError } from './usage-error.js';
 
 const kHelp = `Usage: pnpm bench:compare BASELINE CURRENT [--margin X] [--times auto|gate|info] [--all]
@@ -37,6 +38,7 @@ Options:
                    Node version and pinning; gate: always; info: never (ratios always gate)
   --all            list every row, not only the changed ones
   --verdicts       compare the two reports' verdicts instead
+  --json FILE      also write the result as JSON (bench-compare/1; --verdicts: bench-verdicts/1)
   -h, --help       this text
 
 Exit status: 0 no significant regression beyond the margin (--verdicts: every verdict agrees),
@@ -49,6 +51,7 @@ interface CompareCliOptions {
   readonly times: TimesMode;
   readonly all: boolean;
   readonly verdicts: boolean;
+  readonly json: string | null;
 }
 
 function parseCli(argv: readonly string[]): CompareCliOptions | 'help' {
@@ -59,6 +62,7 @@ function parseCli(argv: readonly string[]): CompareCliOptions | 'help' {
       times: { type: 'string', default: 'auto' },
       all: { type: 'boolean', default: false },
       verdicts: { type: 'boolean', default: false },
+      json: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     allowPositionals: true,
@@ -70,7 +74,8 @@ function parseCli(argv: readonly string[]): CompareCliOptions | 'help' {
   if (!(margin >= 0 && margin < 1)) throw new UsageError(`--margin ${v.margin} is not a fraction in [0, 1) (5% is 0.05)`);
   const times = v.times as TimesMode;
   if (!kTimesModes.includes(times)) throw new UsageError(`--times ${v.times} is not one of ${kTimesModes.join(', ')}`);
-  return { baseline: parsed.positionals[0] as string, current: parsed.positionals[1] as string, margin, times, all: v.all, verdicts: v.verdicts };
+  if (v.json === '') throw new UsageError('--json needs a file name');
+  return { baseline: parsed.positionals[0] as string, current: parsed.positionals[1] as string, margin, times, all: v.all, verdicts: v.verdicts, json: v.json ?? null };
 }
 
 function readReport(path: string, label: string): BenchReport {
@@ -113,7 +118,8 @@ export function compareMain(argv: readonly string[], io: CliIo): number {
     }
     throw error;
   }
-  if (options.verdicts) return verdictsMain(baseline, current, io);
+  const json = options.json === null ? null : resolve(io.baseDir, options.json);
+  if (options.verdicts) return verdictsMain(baseline, current, io, { json, first: options.baseline, second: options.current });
   const result = compareReports(baseline, current, { margin: options.margin, times: options.times });
   const shown = options.all ? result.rows : result.rows.filter((r) => r.status !== 'unchanged');
   const table = shown.map((r) => [
@@ -138,11 +144,27 @@ export function compareMain(argv: readonly string[], io: CliIo): number {
       `${result.regressions.length} ${result.regressions.length === 1 ? 'regression' : 'regressions'}, ${count('improvement')} ${count('improvement') === 1 ? 'improvement' : 'improvements'}, ${count('unchanged')} unchanged, ${count('inconclusive')} inconclusive` +
       `${count('too-few-rounds') > 0 ? `, ${count('too-few-rounds')} with too few rounds` : ''}\n`,
   );
-  return result.regressions.length > 0 ? 1 : 0;
+  const status = result.regressions.length > 0 ? 1 : 0;
+  writeJsonFile(json, {
+    kvfuzz: 'bench-compare/1',
+    baseline: options.baseline,
+    current: options.current,
+    margin: options.margin,
+    timesGate: result.timesGate,
+    timesNote: result.timesNote,
+    ratiosNote: result.ratiosNote,
+    rows: result.rows,
+    onlyInBaseline: result.missing,
+    onlyInCurrent: result.added,
+    regressions: result.regressions.map((r) => `${r.name} (${r.metric})`),
+    informationalRegressions: result.informationalRegressions.map((r) => r.name),
+    status,
+  });
+  return status;
 }
 
 /** `--verdicts`: the cases whose verdicts differ between two runs. */
-function verdictsMain(first: BenchReport, second: BenchReport, io: CliIo): number {
+function verdictsMain(first: BenchReport, second: BenchReport, io: CliIo, out: { readonly json: string | null; readonly first: string; readonly second: string }): number {
   const a = verdictAgreement(first, second);
   const cell = (r: RatioEntry): string => `${r.verdict} ${formatInterval(r.ratio, r.ciLow, r.ciHigh)}`;
   if (a.differ.length > 0) io.out(`${formatTable(['bench', 'FIRST', 'SECOND', 'why'], a.differ.map((d) => [d.name, cell(d.first), cell(d.second), d.why]))}\n\n`);
@@ -151,5 +173,8 @@ function verdictsMain(first: BenchReport, second: BenchReport, io: CliIo): numbe
   const whys = kVerdictDifferences.map((why) => [why, a.differ.filter((d) => d.why === why).length] as const).filter(([, n]) => n > 0);
   const differ = a.differ.length > 0 ? `, ${a.differ.length} differ (${whys.map(([why, n]) => `${n} ${why}`).join(', ')})` : '';
   io.out(`verdicts: ${a.agree} of ${total} ${total === 1 ? 'case agrees' : 'cases agree'}${differ}\n`);
-  return a.differ.length > 0 ? 1 : 0;
+  const status = a.differ.length > 0 ? 1 : 0;
+  const entry = (r: RatioEntry) => ({ verdict: r.verdict, ratio: r.ratio, ciLow: r.ciLow, ciHigh: r.ciHigh, rounds: r.rounds });
+  writeJsonFile(out.json, { kvfuzz: 'bench-verdicts/1', first: out.first, second: out.second, agree: a.agree, differ: a.differ.map((d) => ({ name: d.name, why: d.why, first: entry(d.first), second: entry(d.second) })), unpaired: a.unpaired, status });
+  return status;
 }

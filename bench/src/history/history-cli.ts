@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { parseCliArgs } from '../cli/cli-args.js';
 import type { CliIo } from '../cli/cli-io.js';
+import { writeJsonFile } from '../cli/json-file.js';
 import { UsageError } from '../cli/usage-error.js';
 import { kBenchDir } from '../harness/spawn-child.js';
 import { historyHtml } from '../report/history-html.js';
@@ -125,12 +126,6 @@ function parseCli(argv: readonly string[], io: CliIo): Options | 'help' {
   };
 }
 
-function writeJson(path: string | null, value: unknown): void {
-  if (path === null) return;
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
-}
-
 function add(options: Options, io: CliIo, deps: HistoryCliDeps): number {
   const label = (flag: string, path: string): string => `--${flag} ${shown(io, path)}`;
   const bench = benchPart(readInput(options.bench as string, label('bench', options.bench as string)));
@@ -139,7 +134,7 @@ function add(options: Options, io: CliIo, deps: HistoryCliDeps): number {
   const commit = deps.gitCommit(options.commit, options.history);
   const record: HistoryRecord = { kvfuzz: kHistorySchema, commit: options.dirty ? { ...commit, dirty: true } : commit, recordedAt: deps.now().toISOString(), ...bench, fuzz, killTable };
   const outcome = addRecord(options.history, record, options.replace);
-  writeJson(options.json, record);
+  writeJsonFile(options.json, record);
   const pass = record.ratios.filter((r) => r.verdict === 'pass').length;
   const fail = record.ratios.filter((r) => r.verdict === 'fail').length;
   io.out(
@@ -160,7 +155,7 @@ function report(options: Options, io: CliIo, deps: HistoryCliDeps): number {
   const page = historyHtml({ records, source: shown(io, options.history), generatedAt: deps.now() });
   mkdirSync(dirname(options.out), { recursive: true });
   writeFileSync(options.out, page.html);
-  writeJson(options.json, page.data);
+  writeJsonFile(options.json, page.data);
   const count = (group: string): number => page.data.charts.filter((c) => c.group === group).length;
   const commits = new Set(records.map((r) => r.commit.sha)).size;
   if (records.length === 0) io.err(`note: ${shown(io, options.history)} holds no record yet; the report has no charts (add one with pnpm bench:history add --bench FILE)\n`);
@@ -172,7 +167,7 @@ function report(options: Options, io: CliIo, deps: HistoryCliDeps): number {
 
 function list(options: Options, io: CliIo): number {
   const records = chartOrder(readHistory(options.history).map((h) => h.record));
-  writeJson(options.json, records);
+  writeJsonFile(options.json, records);
   const rows = records.map((r) => [
     `${r.commit.sha.slice(0, 12)}${r.commit.dirty ? '*' : ''}`,
     r.commit.date.slice(0, 10),
