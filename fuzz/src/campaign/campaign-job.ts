@@ -14,8 +14,8 @@ export interface CampaignJob {
   readonly seed: number;
   /** Runs to try (a batch), or unbounded for a kill-table entry. */
   readonly numRuns: number;
-  /** Milliseconds from the job's start after which no new run starts. */
-  readonly timeLimitMs: number;
+  /** Milliseconds from the job's start after which no new run starts; null: `numRuns` alone bounds the job. */
+  readonly timeLimitMs: number | null;
 }
 
 export interface CampaignJobResult {
@@ -32,7 +32,7 @@ export interface CampaignJobResult {
 export function runCampaignJob(job: CampaignJob, onRun: (executed: number) => void): CampaignJobResult | Promise<CampaignJobResult> {
   const target = findTarget(job.target);
   if (target === undefined) throw new Error(`no fuzz target named ${job.target}`);
-  const ran = target.run({ seed: job.seed, numRuns: job.numRuns, timeLimitMs: Math.max(1, job.timeLimitMs), onRun }, job.mutant);
+  const ran = target.run({ seed: job.seed, numRuns: job.numRuns, ...(job.timeLimitMs === null ? {} : { timeLimitMs: Math.max(1, job.timeLimitMs) }), onRun }, job.mutant);
   const result = ({ report, mode }: TargetRun): CampaignJobResult => ({ mode, report, failureText: report.failed ? target.formatFailure(report) : '' });
   return ran instanceof Promise ? ran.then(result) : result(ran);
 }

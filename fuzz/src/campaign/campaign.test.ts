@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { batchOfShard, batchSeed } from './batch-seed.js';
+import { runTargetCampaign } from './campaign.js';
 import { runCampaignJob } from './campaign-job.js';
+import { WorkerPool } from './worker-pool.js';
 
 describe('fuzz:campaign,determinism', () => {
   it('replays the same batch identically', async () => {
@@ -31,5 +33,30 @@ describe('fuzz:campaign,determinism', () => {
     const seeds = new Set(Array.from({ length: 1000 }, (_, i) => batchSeed(1, i)));
     expect(seeds.size).toBe(1000);
     expect(batchSeed(1, 5)).not.toBe(batchSeed(2, 5));
+  });
+});
+
+describe('fuzz:campaign,time box', () => {
+  // One target's campaign on an in-thread pool, for `timeMs`.
+  const campaign = async (timeMs: number) => {
+    const pool = new WorkerPool(1);
+    try {
+      return await runTargetCampaign(pool, { target: 'allocator', mutant: null, seed: 42, shard: { index: 0, count: 1 }, timeMs }, () => {});
+    } finally {
+      await pool.close();
+    }
+  };
+
+  it('gives a target whose time ran out before one run finished one run past it, never a clean result on nothing', async () => {
+    const c = await campaign(0);
+    expect(c.runs).toBe(1);
+    expect(c.batches).toBe(1);
+    expect(c.failure).toBeNull();
+  });
+
+  it('runs batches of many runs while its time lasts', async () => {
+    const c = await campaign(200);
+    expect(c.runs).toBeGreaterThan(1);
+    expect(c.batches).toBeGreaterThanOrEqual(1);
   });
 });

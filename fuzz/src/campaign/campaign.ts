@@ -32,7 +32,9 @@ export interface CampaignProgress {
 
 /**
  * Runs one target for `timeMs`: batches of this shard, one per free worker, until the time is up or
- * a batch fails (the batches already running finish; the lowest failing batch is kept).
+ * a batch fails (the batches already running finish; the lowest failing batch is kept). A target
+ * whose time ran out before one run finished (a budget shorter than a GPU device's start) then gets
+ * one run past it, so that no target reports a clean result on nothing.
  */
 export async function runTargetCampaign(
   pool: WorkerPool,
@@ -49,25 +51,27 @@ export async function runTargetCampaign(
   let mode: 'contract' | 'exact' = 'contract';
   // A holder, not a let: the loops below assign it from their own closures.
   const found: { failure: TargetCampaign['failure'] } = { failure: null };
-  const loop = async (): Promise<void> => {
-    while (Date.now() < deadline && found.failure === null) {
-      const batch = batchOfShard(options.shard, next++);
-      const seed = batchSeed(options.seed, batch);
-      const result = await pool.run({ target: options.target, mutant: options.mutant, seed, numRuns: kRunsPerBatch, timeLimitMs: deadline - Date.now() }, (executed) => {
-        runs++;
-        commands += executed;
-        onProgress({ runs, commands, failures: found.failure === null ? 0 : 1, elapsedMs: Date.now() - started });
-      });
-      batches++;
-      mode = result.mode;
-      // Another loop may have stored a failure while this batch ran (TypeScript cannot see across the await).
-      const previous = found.failure as TargetCampaign['failure'];
-      if (result.report.failed && (previous === null || batch < previous.batch)) {
-        found.failure = { batch, batchSeed: seed, report: result.report, text: result.failureText, detectMs: Date.now() - started };
-      }
+  const runBatch = async (numRuns: number, timeLimitMs: number | null): Promise<void> => {
+    const batch = batchOfShard(options.shard, next++);
+    const seed = batchSeed(options.seed, batch);
+    const result = await pool.run({ target: options.target, mutant: options.mutant, seed, numRuns, timeLimitMs }, (executed) => {
+      runs++;
+      commands += executed;
+      onProgress({ runs, commands, failures: found.failure === null ? 0 : 1, elapsedMs: Date.now() - started });
+    });
+    batches++;
+    mode = result.mode;
+    // Another loop may have stored a failure while this batch ran (TypeScript cannot see across the await).
+    const previous = found.failure as TargetCampaign['failure'];
+    if (result.report.failed && (previous === null || batch < previous.batch)) {
+      found.failure = { batch, batchSeed: seed, report: result.report, text: result.failureText, detectMs: Date.now() - started };
     }
   };
+  const loop = async (): Promise<void> => {
+    while (Date.now() < deadline && found.failure === null) await runBatch(kRunsPerBatch, deadline - Date.now());
+  };
   await Promise.all(Array.from({ length: Math.max(1, pool.size) }, loop));
+  if (runs === 0 && found.failure === null) await runBatch(1, null);
   return { target: options.target, mutant: options.mutant, mode, runs, commands, batches, elapsedMs: Date.now() - started, failure: found.failure };
 }
 

@@ -51,7 +51,8 @@ in fuzz/regressions/<target>/ as data, which the test suite replays.
 Options:
   --target NAME         ${kTargetNames.join(' | ')} | all (default all); gpu-kernels
                         runs on the WebGPU adapter (lavapipe will do), one device per worker
-  --time SECONDS        time budget for the whole campaign (default ${kTimeSecondsDefault})
+  --time SECONDS        time budget for the whole campaign, shared by the targets; each runs at
+                        least once (default ${kTimeSecondsDefault})
   --seed N              campaign seed, an integer in [0, ${kSeedMax}] (default: random;
                         printed either way)
   --shard I/N           run batches I, I+N, I+2N, … so N jobs cover disjoint work (default 0/1);
