@@ -20,7 +20,7 @@
 import { ratioCentre } from '../stats/robust-center.js';
 import { shiftInterval } from '../stats/shift-interval.js';
 import type { RatioInterval } from '../stats/types.js';
-import { kConfidence, type Verdict } from '../stats/verdict.js';
+import { kConfidence } from '../stats/verdict.js';
 import type { VariantId } from '../harness/bench-pair.js';
 import type { BenchReport, RatioEntry } from './bench-report.js';
 
