@@ -17,6 +17,9 @@ budget="${1:-300}"
 files=("${@:2}")
 [ ${#files[@]} -gt 0 ] || files=(alloc-free alloc-extend alloc-decode free-segments prefix-cache host-pool)
 exec > >(tee "$OUT/gate.log") 2>&1
+# Each file's JSON and log go to a folder of this run's own, removed at exit.
+work="$(mktemp -d "${TMPDIR:-/tmp}/kvfuzz-gate-XXXXXX")"
+trap 'rm -rf "$work"' EXIT
 source ci/device/unpack.sh
 { lscpu; for d in /sys/devices/system/cpu/cpu[0-9]*; do
   echo "${d##*/}: core $(cat "$d/topology/core_id" 2>/dev/null) package $(cat "$d/topology/physical_package_id" 2>/dev/null) siblings $(cat "$d/topology/thread_siblings_list" 2>/dev/null)"
@@ -33,7 +36,7 @@ run_file() { # FILE CPU
   local f="$1" q
   case "$f" in prefix-cache|host-pool) q="$f:" ;; *) q="allocator-core:$f:" ;; esac
   node_modules/.bin/tsx --conditions=source src/cli/bench.ts --filter "$q" --cpu "$2" --budget "$budget" \
-    --json "/tmp/gate-$f.json" > "/tmp/gate-$f.log" 2>&1
+    --json "$work/gate-$f.json" > "$work/gate-$f.log" 2>&1
 }
 pids=()
 for i in "${!files[@]}"; do
@@ -42,6 +45,6 @@ for i in "${!files[@]}"; do
 done
 for p in "${pids[@]}"; do wait "$p"; done
 for f in "${files[@]}"; do
-  echo "== $f"; grep -v -e '^\[' -e '^\s*$' "/tmp/gate-$f.log" | grep -v '^bench  \|^----' | tail -14
+  echo "== $f"; grep -v -e '^\[' -e '^\s*$' "$work/gate-$f.log" | grep -v '^bench  \|^----' | tail -14
 done
-(cd /tmp && tar -czf "$OUT/gate-json.tgz" gate-*.json)
+(cd "$work" && tar -czf "$OUT/gate-json.tgz" gate-*.json)
