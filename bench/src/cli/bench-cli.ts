@@ -58,7 +58,7 @@ pass when the interval's upper bound is below 1 + margin, fail when its lower bo
 otherwise inconclusive (also when the rounds are too few for the confidence); an inconclusive case
 runs on to the next look, up to the budget.
   --quick (pull-request mode): ${kQuickSettings.rounds.roundsMin} rounds, one look at ${formatConfidence(kQuickPlan.confidences[0] as number)}; about 4 minutes
-  full (the gate):             looks at ${describeLooks(kFullPlan.looks, kFullPlan.confidences)}; about 35–45 minutes
+  full (the gate):             looks at ${describeLooks(kFullPlan.looks, kFullPlan.confidences)}; about 30–45 minutes
 
 Options:
   --quick             the pull-request mode (above)

@@ -60,19 +60,19 @@ export const kQuickSettings: RunSettings = {
 };
 
 /**
- * The full run, the gate: looks at 10, 20 and 40 rounds, about 35–45 minutes on a 2-core machine.
- * The first look spends half the family's 5% (97.5%: the interval `[x(2), x(9)]`, so one disturbed
- * round neither decides nor blocks a case), the later two 1.25% each (98.75%: `[x(5), x(16)]` at
- * 20 rounds, as when two looks shared it equally, and `[x(12), x(29)]` at 40). The third look is
- * for the cases near the margin, whose verdicts otherwise came out pass in one run and
- * inconclusive in the next. The budget covers 10 rounds of every case (about 1,500 s for 51 cases
- * here, about 2.9 s a case a round), 10 more of the cases the first look leaves undecided and 20
- * more of those the second leaves; cases still undecided when it ends stay inconclusive.
+ * The full run, the gate: looks at 10, 20, 40 and 80 rounds, about 30–45 minutes on a 2-core
+ * machine. The first look spends half the family's 5% (97.5%: the interval `[x(2), x(9)]`, so one
+ * disturbed round neither decides nor blocks a case), the later three 0.83% each (99.17%:
+ * `[x(4), x(17)]` at 20 rounds, `[x(12), x(29)]` at 40, `[x(28), x(53)]` at 80). The looks past 20
+ * are for the cases near the margin and the copy cycles, whose rounds spread most: with looks up to
+ * 40, two runs of the same code were expected to differ on 3.8 cases, with the look at 80 on 2.5
+ * (bench/HISTORY.md). The budget covers 10 rounds of every case and the later looks of the cases
+ * left undecided; cases still undecided when it ends stay inconclusive.
  */
 export const kFullSettings: RunSettings = {
   mode: 'full',
   measure: { warmupMs: 150, sliceMs: 50, slices: 6 },
-  rounds: { roundsMin: 10, roundsMax: 40, budgetSeconds: 2700 },
+  rounds: { roundsMin: 10, roundsMax: 80, budgetSeconds: 2700 },
 };
 
 // Each mode's first look must be able to decide: its rounds reach the look's confidence.

@@ -41,7 +41,7 @@ describe('bench:stats,verdict', () => {
     expect(lookRounds(6, 9)).toEqual([6, 9]);
     expect(lookRounds(5, 30)).toEqual([5, 10, 20, 30]);
     expect(() => lookRounds(9, 3)).toThrow(RangeError);
-    expect(full.looks).toEqual([10, 20, 40]);
+    expect(full.looks).toEqual([10, 20, 40, 80]);
     expect(full.roundsForVerdict).toBe(7);
     expect(verdictPlan({ roundsMin: 9, roundsMax: 9 }, kMarginDefault).confidences).toEqual([kConfidence]);
   });
@@ -53,20 +53,22 @@ describe('bench:stats,verdict', () => {
     const three = lookConfidences(3).map((c) => 1 - c);
     expect(three).toEqual([alpha / 2, alpha / 4, alpha / 4].map((a) => expect.closeTo(a, 12)));
     expect(three.reduce((a, b) => a + b, 0)).toBeCloseTo(alpha, 12);
-    expect(full.confidences).toEqual(lookConfidences(3));
+    expect(full.confidences).toEqual(lookConfidences(4));
   });
 
-  it("the full run's intervals: [x(2), x(9)] at 10 rounds, [x(5), x(16)] at 20, [x(12), x(29)] at 40", () => {
+  it("the full run's intervals: [x(2), x(9)] at 10 rounds, [x(4), x(17)] at 20, [x(12), x(29)] at 40, [x(28), x(53)] at 80", () => {
     expect(medianIntervalRank(10, confidenceAt(full, 10))).toBe(2);
-    expect(medianIntervalRank(20, confidenceAt(full, 20))).toBe(5);
+    expect(medianIntervalRank(20, confidenceAt(full, 20))).toBe(4);
     expect(medianIntervalRank(40, confidenceAt(full, 40))).toBe(12);
+    expect(medianIntervalRank(80, confidenceAt(full, 80))).toBe(28);
   });
 
   it('a reading between looks is held to the next look; past the last, to the last', () => {
     expect(confidenceAt(full, 7)).toBe(full.confidences[0]);
     expect(confidenceAt(full, 14)).toBe(full.confidences[1]);
     expect(confidenceAt(full, 27)).toBe(full.confidences[2]);
-    expect(confidenceAt(full, 41)).toBe(full.confidences[2]);
+    expect(confidenceAt(full, 41)).toBe(full.confidences[3]);
+    expect(confidenceAt(full, 81)).toBe(full.confidences[3]);
   });
 
   it('at the full run first look (10 rounds), one disturbed round neither decides nor blocks a verdict', () => {
