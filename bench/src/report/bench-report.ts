@@ -419,7 +419,7 @@ export function describeReportLooks(report: BenchReport): string {
   return describeLooks(looks, lookConfidences ?? looks.map(() => confidence));
 }
 
-/** A plan's looks for a line of text: `10 rounds at 97.5%, 20 at 98.75%, 40 at 98.75%`. */
+/** A plan's looks for a line of text: `10 rounds at 97.5%, 20 at 99.17%, 40 at 99.17%, 80 at 99.17%`. */
 export function describeLooks(looks: readonly number[], confidences: readonly number[]): string {
   return looks.map((look, i) => `${look}${i === 0 ? ' rounds' : ''} at ${formatConfidence(confidences[i] as number)}`).join(', ');
 }
