@@ -20,8 +20,11 @@ export const kIntervals = ['order-statistic'] as const;
 /** How a run may have made a round's ratio; a report without the field took the ratio of the two medians. */
 export const kRoundRatios = ['slice-pairs'] as const;
 
+/** The most looks a run may name: a report with more is not one `pnpm bench` wrote. */
+const kLooksMax = 16;
+
 /** The record fields a bench report supplies. */
-export type BenchPart = Pick<HistoryRecord, 'benchCreatedAt' | 'mode' | 'filter' | 'isolation' | 'layout' | 'interval' | 'roundRatio' | 'margin' | 'confidence' | 'machine' | 'ratios'>;
+export type BenchPart = Pick<HistoryRecord, 'benchCreatedAt' | 'mode' | 'filter' | 'isolation' | 'layout' | 'interval' | 'roundRatio' | 'looks' | 'margin' | 'confidence' | 'machine' | 'ratios'>;
 
 /** Reads one ratio entry: positive numbers with `ciLow ≤ ratio ≤ ciHigh`, and `metric` / `informational` when present. */
 export function readRatio(f: JsonFields, value: unknown, path: string): HistoryRatio {
@@ -46,6 +49,17 @@ export function readRatios(f: JsonFields, value: unknown, path: string): History
   const ratios = f.array(value, path, true).map((r, i) => readRatio(f, r, `${path}[${i}]`));
   f.unique(ratios, path, (r) => r.name, 'name');
   return ratios;
+}
+
+/** Reads the rounds at which a run's intervals were read: 1 to 16 positive integers, increasing. */
+export function readLooks(f: JsonFields, value: unknown, path: string): number[] {
+  const items = f.array(value, path, true);
+  if (items.length > kLooksMax) f.problem(`${path} has ${items.length} entries, more than ${kLooksMax}`);
+  const looks = items.map((x, i) => f.number(x, `${path}[${i}]`, 'non-negative integer'));
+  looks.forEach((rounds, i) => {
+    if (rounds < 1 || (i > 0 && rounds <= (looks[i - 1] as number))) f.problem(`${path}[${i}] is ${rounds}, not above ${i > 0 ? String(looks[i - 1]) : '0'}`);
+  });
+  return looks;
 }
 
 function readMachine(f: JsonFields, value: unknown): HistoryMachine {
@@ -83,6 +97,7 @@ export function benchPart(input: InputDocument): BenchPart {
     ...(settings['layout'] === undefined ? {} : { layout: f.oneOf(settings['layout'], 'settings.layout', kLayouts) }),
     ...(settings['interval'] === undefined ? {} : { interval: f.oneOf(settings['interval'], 'settings.interval', kIntervals) }),
     ...(settings['roundRatio'] === undefined ? {} : { roundRatio: f.oneOf(settings['roundRatio'], 'settings.roundRatio', kRoundRatios) }),
+    ...(settings['looks'] === undefined ? {} : { looks: readLooks(f, settings['looks'], 'settings.looks') }),
     margin: f.number(settings['margin'], 'settings.margin', 'non-negative'),
     confidence: f.number(settings['confidence'], 'settings.confidence', 'positive'),
     machine: readMachine(f, d['machine']),

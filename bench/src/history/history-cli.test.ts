@@ -56,7 +56,7 @@ describe('bench:history,add', () => {
   });
 
   /** Adds a one-ratio report whose `settings` carry `setting` too, at commit `digit` of day `day`. */
-  const addWithSetting = (dir: string, setting: Record<string, string>, digit: string, day: number): ReturnType<typeof run> => {
+  const addWithSetting = (dir: string, setting: Record<string, unknown>, digit: string, day: number): ReturnType<typeof run> => {
     const bench = fixtureBenchReport([['pkg:op:a 1×1', 1.0]]);
     writeFileSync(join(dir, 'setting.json'), JSON.stringify({ ...bench, settings: { ...(bench['settings'] as object), ...setting } }));
     return run(dir, ['add', '--bench', 'setting.json'], deps(fakeCommit(digit, day)));
@@ -96,6 +96,19 @@ describe('bench:history,add', () => {
     expect(bad.status).toBe(2);
     expect(bad.err).toMatch(/settings\.interval/);
     expect(historyLines(dir).map((l) => (JSON.parse(l) as HistoryRecord).interval)).toEqual([undefined, 'order-statistic']);
+    expect(run(dir, ['list']).status).toBe(0);
+  });
+
+  it('records the rounds at which the run read its intervals, and refuses looks that do not increase', () => {
+    const dir = workspace();
+    expect(run(dir, ['add', '--bench', 'bench.json'], deps(fakeCommit('a', 1))).status).toBe(0);
+    expect(addWithSetting(dir, { looks: [10, 20, 40, 80] }, 'b', 2).status).toBe(0);
+    for (const [looks, digit] of [[[10, 10], 'c'], [[0, 10], 'd'], [[], 'e'], [Array.from({ length: 17 }, (_, i) => i + 1), 'f'], [[10, 2.5], '1']] as const) {
+      const bad = addWithSetting(dir, { looks }, digit, 3);
+      expect(bad.status, JSON.stringify(looks)).toBe(2);
+      expect(bad.err).toMatch(/^pnpm bench:history: .*settings\.looks/);
+    }
+    expect(historyLines(dir).map((l) => (JSON.parse(l) as HistoryRecord).looks)).toEqual([undefined, [10, 20, 40, 80]]);
     expect(run(dir, ['list']).status).toBe(0);
   });
 

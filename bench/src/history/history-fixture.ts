@@ -67,7 +67,7 @@ function record(
   ratios: readonly (readonly [string, number, boolean?])[],
   fuzz: HistoryRecord['fuzz'],
   killTable: HistoryRecord['killTable'],
-  method: Pick<HistoryRecord, 'isolation' | 'layout' | 'interval' | 'roundRatio'> = {},
+  method: Pick<HistoryRecord, 'isolation' | 'layout' | 'interval' | 'roundRatio' | 'looks'> = {},
 ): HistoryRecord {
   return {
     kvfuzz: kHistorySchema,
@@ -98,10 +98,12 @@ const fuzz = (rates: readonly (readonly [string, number])[]): HistoryRecord['fuz
  * 1. a quick run with uncommitted changes whose ratio `a:x:one` is an outlier (2.69, as the real
  *    history's first record): it must not stretch the y axis;
  * 2. a full run (ratios `a:x:one`, `a:x:two`), fuzz target `alpha`, mutant `m-killed` detected;
- * 3. a quick run of committed code, a child pair per case from here on, `alpha` and `beta`;
- * 4. a full run in the modules layout with order-statistic intervals and slice-pair round ratios,
- *    `a:x:two` informational.
- * Method steps: before 3 (isolation), before 4 (layout, intervals, round ratios). Main-series points (full
+ * 3. a quick run of committed code, a child pair per case from here on, `alpha` and `beta`, the
+ *    first to name its looks (10 and 20 rounds);
+ * 4. a full run in the modules layout with order-statistic intervals, slice-pair round ratios and
+ *    looks at 10, 20 and 40 rounds, `a:x:two` informational.
+ * Method steps: before 3 (isolation: record 2 names no looks, so none is drawn for them), before 4
+ * (layout, intervals, round ratios, looks). Main-series points (full
  * runs of committed code for ratios, committed records for fuzz and detect) in
  * {@link kFixturePoints}; `m-survivor` survived every budget.
  */
@@ -117,8 +119,8 @@ export function fixtureHistory(): HistoryRecord[] {
   return [
     record(fakeCommit('b', 2), 'full', [['a:x:one', 1.01], ['a:x:two', 1.2]], fuzz([['alpha', 5000]]), killTable(40)),
     record(fakeCommit('a', 1, true), 'quick', [['a:x:one', 2.69]], fuzz([['alpha', 4000]]), null),
-    record(fakeCommit('c', 3), 'quick', [['a:x:one', 0.99], ['a:x:two', 1.1]], fuzz([['alpha', 5500], ['beta', 9000]]), killTable(25), { isolation: 'case' }),
-    record(fakeCommit('d', 4), 'full', [['a:x:one', 1.0], ['a:x:two', 1.02, true]], null, null, { isolation: 'case', layout: 'modules', interval: 'order-statistic', roundRatio: 'slice-pairs' }),
+    record(fakeCommit('c', 3), 'quick', [['a:x:one', 0.99], ['a:x:two', 1.1]], fuzz([['alpha', 5500], ['beta', 9000]]), killTable(25), { isolation: 'case', looks: [10, 20] }),
+    record(fakeCommit('d', 4), 'full', [['a:x:one', 1.0], ['a:x:two', 1.02, true]], null, null, { isolation: 'case', layout: 'modules', interval: 'order-statistic', roundRatio: 'slice-pairs', looks: [10, 20, 40] }),
   ];
 }
 

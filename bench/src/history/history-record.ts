@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { kIntervals, kIsolations, kLayouts, kRoundRatios, readRatios } from './bench-input.js';
+import { kIntervals, kIsolations, kLayouts, kRoundRatios, readLooks, readRatios } from './bench-input.js';
 import { fuzzRun, readFuzzTarget } from './fuzz-input.js';
 import type { JsonFields } from './json-fields.js';
 import { readMutants } from './kill-table-input.js';
@@ -63,6 +63,7 @@ export function parseHistoryRecord(f: JsonFields, doc: unknown): HistoryRecord {
     ...(d['layout'] === undefined ? {} : { layout: f.oneOf(d['layout'], 'layout', kLayouts) }),
     ...(d['interval'] === undefined ? {} : { interval: f.oneOf(d['interval'], 'interval', kIntervals) }),
     ...(d['roundRatio'] === undefined ? {} : { roundRatio: f.oneOf(d['roundRatio'], 'roundRatio', kRoundRatios) }),
+    ...(d['looks'] === undefined ? {} : { looks: readLooks(f, d['looks'], 'looks') }),
     margin: f.number(d['margin'], 'margin', 'non-negative'),
     confidence: f.number(d['confidence'], 'confidence', 'positive'),
     machine: {

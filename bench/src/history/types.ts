@@ -128,6 +128,12 @@ export interface HistoryRecord {
    * medians; a round's ratio is less noisy after the change.
    */
   readonly roundRatio?: 'slice-pairs';
+  /**
+   * The rounds at which the run read each case's interval (bench/1 `settings.looks`), e.g.
+   * `[10, 20, 40, 80]`. Absent for records written before the field; a later look lets a case
+   * near the margin decide where it stayed undecided before.
+   */
+  readonly looks?: readonly number[];
   /** Non-inferiority margin of the verdicts (0.03: a ratio's CI must stay below 1.03). */
   readonly margin: number;
   /** Two-sided confidence of the first look's interval (later looks' are higher: the family's 95% is spent over them). */

@@ -51,11 +51,17 @@ describe('bench:report,history-charts', () => {
     expect(data.verdicts).toEqual({ at: [1, 3], pass: [0, 1], fail: [1, 0], inconclusive: [1, 0] });
   });
 
-  it('marks where the way of measuring changed: the isolation, then the layout, the intervals and the round ratios', () => {
-    expect(data.commits.map((c) => `${c.isolation} ${String(c.layout)} ${c.interval} ${c.roundRatio}`)).toEqual(['file null bootstrap medians', 'file null bootstrap medians', 'case null bootstrap medians', 'case modules order-statistic slice-pairs']);
+  it('marks where the way of measuring changed: the isolation, then the layout, the intervals, the round ratios and the looks', () => {
+    expect(data.commits.map((c) => `${c.isolation} ${String(c.layout)} ${c.interval} ${c.roundRatio} ${String(c.looks)}`)).toEqual([
+      'file null bootstrap medians null',
+      'file null bootstrap medians null',
+      'case null bootstrap medians 10,20',
+      'case modules order-statistic slice-pairs 10,20,40',
+    ]);
+    // Record 2 names no looks, so record 3's first looks are no step.
     expect(data.steps).toEqual([
       { index: 2, label: 'a child pair per case' },
-      { index: 3, label: 'layout modules, order-statistic intervals, round ratios from slice-pairs' },
+      { index: 3, label: 'layout modules, order-statistic intervals, round ratios from slice-pairs, looks at 10, 20, 40 rounds' },
     ]);
   });
 

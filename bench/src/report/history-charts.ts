@@ -47,6 +47,8 @@ export interface ChartCommit {
   readonly interval: 'bootstrap' | 'order-statistic';
   /** How its rounds' ratios were made (`medians` for records from before slice pairs). */
   readonly roundRatio: 'medians' | 'slice-pairs';
+  /** The rounds at which its intervals were read; null for records from before the field. */
+  readonly looks: readonly number[] | null;
 }
 
 /** One chart: a metric's value per commit (null where that run did not measure it). */
@@ -112,7 +114,10 @@ export function recordKind(r: Pick<HistoryRecord, 'mode' | 'commit'>): RecordKin
   return r.commit.dirty ? 'dirty' : r.mode;
 }
 
-/** Where the isolation, the layout, the interval or the round ratio changes between neighbouring commits. */
+/**
+ * Where the isolation, the layout, the interval, the round ratio or the looks change between
+ * neighbouring commits. Looks are compared only where both records name them.
+ */
 function methodSteps(commits: readonly ChartCommit[]): MethodStep[] {
   const steps: MethodStep[] = [];
   for (let i = 1; i < commits.length; i++) {
@@ -122,6 +127,7 @@ function methodSteps(commits: readonly ChartCommit[]): MethodStep[] {
     if ((now.layout ?? 'bundle') !== (before.layout ?? 'bundle')) changes.push(`layout ${now.layout ?? 'bundle'}`);
     if (now.interval !== before.interval) changes.push(`${now.interval} intervals`);
     if (now.roundRatio !== before.roundRatio) changes.push(`round ratios from ${now.roundRatio}`);
+    if (now.looks !== null && before.looks !== null && now.looks.join() !== before.looks.join()) changes.push(`looks at ${now.looks.join(', ')} rounds`);
     if (changes.length > 0) steps.push({ index: i, label: changes.join(', ') });
   }
   return steps;
@@ -204,6 +210,7 @@ export function historyCharts(history: readonly HistoryRecord[]): HistoryChartDa
     layout: r.layout ?? null,
     interval: r.interval ?? 'bootstrap',
     roundRatio: r.roundRatio ?? 'medians',
+    looks: r.looks ?? null,
   }));
   const kinds = commits.map((c) => c.kind);
   const charts: ChartSpec[] = [];

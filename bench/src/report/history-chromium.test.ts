@@ -95,7 +95,7 @@ describe('bench:report,history-chromium', () => {
         expect(n, f['id']).toBeLessThanOrEqual(12);
       }
       // The method steps are listed once, numbered, under the ratio heading.
-      expect(dom).toMatch(/<ol class="steps"><li>a child pair per case, from ccccccc<\/li><li>layout modules, order-statistic intervals, round ratios from slice-pairs, from ddddddd<\/li><\/ol>/);
+      expect(dom).toMatch(/<ol class="steps"><li>a child pair per case, from ccccccc<\/li><li>layout modules, order-statistic intervals, round ratios from slice-pairs, looks at 10, 20, 40 rounds, from ddddddd<\/li><\/ol>/);
     });
   });
 });
