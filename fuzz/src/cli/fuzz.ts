@@ -19,6 +19,7 @@ import { inertText } from '../text/inert-text.js';
 import { formatTable } from './format-table.js';
 import { junitReport } from './junit-report.js';
 import { checkOutputPath, writeOutputFile } from './output-file.js';
+import { perSecond } from './per-second.js';
 import { ProgressLine } from './progress-line.js';
 import { replayFile } from './replay-file.js';
 import { runMain } from './run-main.js';
@@ -211,7 +212,6 @@ function listAll(): string {
 }
 
 const baseDir = process.env['INIT_CWD'] ?? process.cwd();
-const perSecond = (n: number, ms: number): number => Math.round(n / Math.max(ms / 1000, 1e-3));
 
 async function campaign(options: CliOptions): Promise<number> {
   const pool = new WorkerPool(options.workers);
