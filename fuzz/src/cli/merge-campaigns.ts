@@ -12,6 +12,7 @@ import { BadInput } from '../bad-input.js';
 import { inertLine } from '../text/inert-text.js';
 import { formatTable } from './format-table.js';
 import { checkOutputPath, writeOutputFile } from './output-file.js';
+import { perSecond } from './per-second.js';
 import { runMain } from './run-main.js';
 import { kSeedMax } from './seed.js';
 import { UsageError } from './usage-error.js';
@@ -147,7 +148,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
   }
   const seed = (files[0] as (typeof files)[number]).seed;
-  const rows = [...totals].map(([key, t]) => [inertLine(key, 80), t.runs, t.commands, Math.round(t.commands / Math.max(t.ms / 1000, 1e-3)), t.failures]);
+  const rows = [...totals].map(([key, t]) => [inertLine(key, 80), t.runs, t.commands, perSecond(t.commands, t.ms), t.failures]);
   if (out !== null) {
     const merged = { kvfuzz: 'fuzz-campaign-merged/1', seed, shards: files.map((f) => f.shard), targets: Object.fromEntries(totals), failures };
     writeOutputFile(out, `${JSON.stringify(merged, null, 2)}\n`);
